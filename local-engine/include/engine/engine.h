@@ -1,0 +1,118 @@
+#pragma once
+// The local engine's one entry point: open a model folder, read answer slots in one decoder pass,
+// or generate with the entropy-bound denoising loop. Qt-free; thread-safe (calls may be
+// serialised internally, so servers may call from several threads).
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/cancel.h"
+#include "engine/result.h"
+#include "engine/tokenizer.h"
+
+namespace engine {
+
+enum class Device { Auto, Cpu, Cuda };
+
+struct EngineOptions {
+    std::filesystem::path model_dir;
+    Device device = Device::Auto;  // Auto: CUDA when a GPU is present, else CPU
+    int threads = 0;               // 0: all hardware threads
+};
+
+struct ModelInfo {
+    std::string name;         // folder name, or config's _name_or_path
+    std::string device;       // "cpu" or "cuda:0 (NVIDIA H200)"
+    int num_layers = 0;
+    int hidden_size = 0;
+    int vocab_size = 0;
+    int canvas_length = 256;  // the served canvas length (config canvas_length)
+    int max_context = 0;      // prompt + canvas tokens the engine accepts
+    int64_t parameters = 0;
+};
+
+// One answer slot of a canvas row: the position inside the canvas and the allowed label ids.
+struct SlotSpec {
+    int32_t pos = 0;
+    std::vector<TokenId> label_ids;
+};
+
+// One canvas row of the batched decoder pass (a noise draw, or an isolated read).
+struct CanvasRow {
+    std::vector<TokenId> ids;  // exactly the canvas width; all rows of a request share the width
+    std::vector<SlotSpec> slots;
+};
+
+struct SlotReadRequest {
+    std::vector<TokenId> prompt_ids;  // encoded once, shared by every row
+    std::vector<CanvasRow> rows;
+};
+
+struct SlotReadout {
+    std::vector<float> label_logprobs;  // log-softmax over the whole vocabulary, at label_ids
+    float label_mass = 0;               // sum of exp(label_logprobs)
+    bool argmax_is_label = false;       // whether the unrestricted argmax is one of the labels
+    TokenId argmax_id = 0;
+};
+
+struct ReadTimings {
+    double encode_ms = 0, decode_ms = 0, readout_ms = 0;
+};
+
+struct SlotReadResult {
+    std::vector<std::vector<SlotReadout>> rows;  // [row][slot], same order as the request
+    ReadTimings timings;
+};
+
+struct GenerationRequest {
+    std::vector<TokenId> prompt_ids;
+    int max_new_tokens = 256;
+    uint64_t seed = 0;
+    // 0 or empty: take the values from the model's generation_config.json.
+    int canvas_length = 0;
+    int max_steps = 0;
+    std::vector<TokenId> stop_ids;
+};
+
+struct GenerationStep {
+    int canvas = 0;       // which canvas of the answer (0-based)
+    int step = 0;         // denoising step within it (1-based)
+    int max_steps = 0;
+    float mean_entropy = 0;
+    int accepted = 0;     // positions accepted this step
+};
+
+struct GenerationResult {
+    std::vector<TokenId> tokens;  // committed tokens, cut after the first stop id (stop id dropped)
+    std::string text;
+    int steps = 0;                // denoising steps over all canvases
+    int canvases = 0;
+    bool stopped_on_stop_id = false;
+    double encode_ms = 0, decode_ms = 0, total_ms = 0;
+};
+
+using GenerationProgress = std::function<void(const GenerationStep&)>;
+
+class Engine {
+public:
+    static Result<std::unique_ptr<Engine>> open(const EngineOptions& options);
+    virtual ~Engine() = default;
+
+    virtual const ModelInfo& info() const = 0;
+    virtual const Tokenizer& tokenizer() const = 0;
+
+    virtual Result<SlotReadResult> read_slots(const SlotReadRequest& request,
+                                              const CancelToken& cancel) = 0;
+    virtual Result<GenerationResult> generate(const GenerationRequest& request,
+                                              const GenerationProgress& progress,
+                                              const CancelToken& cancel) = 0;
+};
+
+// Whether a CUDA device is usable in this process (false in CPU-only builds).
+bool cuda_available();
+
+}  // namespace engine

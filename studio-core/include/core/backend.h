@@ -1,0 +1,66 @@
+#pragma once
+// The one interface the UI and the CLI see. Calls block and are meant for worker threads
+// (BackendRunner in core/backend_runner.h runs them off the UI thread and reports back through
+// Qt signals); progress arrives through the callback, cancellation through the token.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/decision.h"
+#include "engine/cancel.h"
+
+namespace core {
+
+using engine::CancelToken;
+
+struct DecideRequest {
+    Schema schema;
+    nlohmann::json state;  // the document(s) the questions are about
+    uint64_t seed = 0;
+};
+
+struct ChatMessage {
+    std::string role;  // system, developer, user, assistant
+    std::string content;
+};
+
+struct GenerateRequest {
+    std::vector<ChatMessage> messages;
+    int max_tokens = 256;
+    uint64_t seed = 0;
+    std::optional<double> temperature;
+};
+
+struct Progress {
+    std::string stage;       // "loading model", "encoding", "decoding", "waiting for server", ...
+    double fraction = -1;    // 0..1, or -1 when unknown
+    std::string text_delta;  // streamed generation text, if any
+};
+using ProgressFn = std::function<void(const Progress&)>;
+
+struct HealthInfo {
+    bool ready = false;
+    std::string server;   // what the server calls itself
+    std::string version;
+    std::string model;
+    std::string device;
+    std::string kind;     // detected protocol: "dgem", "systemone", "vllm", "local"
+    nlohmann::json raw;
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual std::string describe() const = 0;  // for status bars and reports; never a secret
+    virtual Result<Decision> decide(const DecideRequest& request, const ProgressFn& progress,
+                                    const CancelToken& cancel) = 0;
+    virtual Result<Generation> generate(const GenerateRequest& request, const ProgressFn& progress,
+                                        const CancelToken& cancel) = 0;
+    virtual Result<HealthInfo> health(const CancelToken& cancel) = 0;
+};
+
+}  // namespace core

@@ -1,0 +1,69 @@
+#pragma once
+// What a decision or a generation returns, the same for every backend (local or remote), so
+// views, compare, bench and reports never care where it ran.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/schema.h"
+
+namespace core {
+
+enum class Hesitation { Clear, SomewhatUnsure, VeryUnsure };
+std::string_view to_string(Hesitation h);  // "Clear", "Somewhat unsure", "Very unsure"
+
+struct Timings {
+    double encode_ms = 0;
+    double decode_ms = 0;
+    double readout_ms = 0;
+    double network_ms = 0;  // remote backends: wall time minus the server's reported time
+    double total_ms = 0;
+};
+
+// One question's result, aggregated over n reads (PROTOCOLS section 4).
+struct QuestionOutcome {
+    std::string id;
+    QuestionType type = QuestionType::Noul;
+    std::vector<std::string> labels;        // yes/no, A.., 1..
+    std::vector<std::string> alternatives;  // what each label means
+    std::vector<std::vector<double>> per_read;  // p_k over labels, one row per read
+    std::vector<double> mean;                   // average of per_read
+    int winner = 0;                             // index into labels
+    double confidence = 0;
+    double entropy = 0;     // nats
+    double hesitation = 0;  // entropy / ln |labels|
+    std::optional<double> stderr_winner;  // only with n > 1
+    double agreement = 1;   // share of reads whose own argmax is the winner
+    int pos = -1;           // slot position in its canvas (diagnostics)
+    double label_mass = 0;  // mean over reads
+    bool argmax_is_label = true;  // in every read
+    bool isolated = false;
+    Hesitation hesitation_class() const;
+};
+
+struct Decision {
+    std::vector<QuestionOutcome> questions;
+    int samples = 1;  // reads per question
+    Layout layout = Layout::DocumentFirst;
+    int prompt_tokens = 0;
+    int reads = 0;  // canvas rows the backend decoded
+    Timings timings;
+    std::string model;
+    std::string backend;  // "local cpu", "dgem chat http://...", ...
+    nlohmann::json raw;   // the server's reply (remote) or our own reply body (local)
+};
+
+struct Generation {
+    std::string text;
+    int passes = 0;  // decoder passes (denoising steps) it took
+    int completion_tokens = 0;
+    int prompt_tokens = 0;
+    Timings timings;
+    std::string finish_reason;  // "stop", "length", "cancelled"
+    std::string model;
+};
+
+}  // namespace core

@@ -1,0 +1,79 @@
+#pragma once
+// The decision schema (PROTOCOLS section 2) as value types. Parsing and validation live in
+// schema.cpp; every rule's error names the question and what is accepted.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "engine/result.h"
+
+namespace core {
+
+using engine::Error;
+using engine::Result;
+
+enum class QuestionType { Noul, Choice, Score };
+
+struct Option {
+    std::string name;
+    std::string description;
+};
+
+struct Question {
+    std::string id;
+    QuestionType type = QuestionType::Noul;
+    std::string instructions;
+    // noul: "true"/"false" -> description; score: level name -> description (optional).
+    std::map<std::string, std::string> criteria;
+    std::vector<Option> options;      // choice
+    std::vector<std::string> levels;  // score, lowest first
+    std::vector<std::string> depends_on;
+    std::string ask_if;
+    bool alone = false;
+
+    // The labels the model reads: yes/no, A..Z, 1..9 (letters past nine levels).
+    std::vector<std::string> labels() const;
+    // What each label means to a person: yes/no, option names, level names.
+    std::vector<std::string> alternatives() const;
+};
+
+enum class Layout { DocumentFirst, SchemaFirst };
+enum class Isolate { Auto, None, Noul, All };
+enum class SeedToken { Random, Fixed };
+
+struct Samples {
+    bool automatic = true;  // "auto": one read, auto_max when the first read hesitates
+    int count = 1;          // used when !automatic; 1..32
+};
+
+struct Schema {
+    std::string instructions;
+    std::vector<Question> questions;
+    Samples samples;
+    double auto_threshold = 0.1;
+    int auto_max = 4;
+    Layout layout = Layout::DocumentFirst;
+    Isolate isolate = Isolate::Auto;
+    SeedToken seed_token = SeedToken::Random;
+    int steps = 1;
+};
+
+// Parses and validates a schema object (legacy dgem field names accepted). `source` names the
+// file or request in error messages.
+Result<Schema> parse_schema(const nlohmann::json& schema, std::string_view source);
+nlohmann::json schema_to_json(const Schema& schema);
+
+std::string_view to_string(QuestionType type);  // "noul", "choice", "score"
+std::string_view to_string(Layout layout);      // "document_first", "schema_first"
+std::string_view to_string(Isolate isolate);    // "auto", "none", "noul", "all"
+std::string_view to_string(SeedToken seed);     // "random", "fixed"
+std::optional<Layout> parse_layout(std::string_view text);
+std::optional<Isolate> parse_isolate(std::string_view text);
+std::optional<SeedToken> parse_seed_token(std::string_view text);
+
+}  // namespace core
