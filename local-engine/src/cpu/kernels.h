@@ -1,0 +1,22 @@
+#pragma once
+// Small fp32 kernels of the CPU backend (row-wise norms, activations, RoPE, softmax). Matrix
+// products go through OpenBLAS (cblas_sgemm) in the backend.
+
+#include <cstdint>
+
+namespace engine::cpu {
+
+// y = x * (mean(x^2) + eps)^-0.5 [* weight], over `dim` elements (x and y may alias).
+void rmsnorm(const float* x, const float* weight, int64_t dim, double eps, float* y);
+// gelu, tanh approximation (transformers "gelu_pytorch_tanh").
+float gelu_tanh(float x);
+// In place: a[i] = gelu(a[i]) * b[i].
+void gelu_mul(float* a, const float* b, int64_t n);
+// NeoX rotation of one head: dimension i pairs with i + dim/2; angle = position * inv_freq[i].
+void rope_neox(float* head, int64_t dim, const float* cos_half, const float* sin_half);
+// In place softmax of n values; returns nothing. Masked entries must already be -inf.
+void softmax_inplace(float* x, int64_t n);
+// tanh(x / cap) * cap over n values (no-op when cap <= 0).
+void softcap_inplace(float* x, int64_t n, float cap);
+
+}  // namespace engine::cpu

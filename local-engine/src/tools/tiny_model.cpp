@@ -1,0 +1,336 @@
+// The tiny DiffusionGemma writer (see engine/tiny_model.h).
+
+#include "engine/tiny_model.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/safetensors.h"
+
+namespace engine {
+namespace {
+
+using nlohmann::json;
+
+// splitmix64: a small, fully specified PRNG, so the same seed gives the same model everywhere.
+class Rng {
+  public:
+    explicit Rng(uint64_t seed) : state_(seed ^ 0x9e3779b97f4a7c15ull) {}
+    uint64_t next() {
+        uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+    double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+    double normal() {                                                           // Box-Muller
+        const double u1 = 1.0 - uniform(), u2 = uniform();
+        return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    }
+
+  private:
+    uint64_t state_;
+};
+
+struct Preset {
+    int hidden, layers, heads, kv_heads, head_dim, global_kv_heads, global_head_dim;
+    int sliding_window, intermediate, experts, top_k, moe_intermediate, canvas_length;
+    int max_positions;
+    std::vector<std::string> layer_types;
+};
+
+Preset preset_for(const std::string& name) {
+    if (name == "small") {
+        std::vector<std::string> types;
+        for (int i = 0; i < 12; ++i)
+            types.push_back((i + 1) % 6 ? "sliding_attention" : "full_attention");
+        return {256, 12, 8, 4, 32, 2, 64, 128, 768, 16, 4, 256, 256, 32768, types};
+    }
+    // tiny: 6 layers [s, s, full, s, s, full]; window 16 so the window rules matter with real
+    // prompts.
+    return {64,
+            6,
+            4,
+            2,
+            16,
+            1,
+            32,
+            16,
+            128,
+            8,
+            2,
+            32,
+            256,
+            32768,
+            {"sliding_attention", "sliding_attention", "full_attention", "sliding_attention",
+             "sliding_attention", "full_attention"}};
+}
+
+struct PendingTensor {
+    std::vector<int64_t> shape;
+    std::vector<float> values;
+};
+
+class TensorSet {
+  public:
+    explicit TensorSet(uint64_t seed) : rng_(seed) {}
+    // N(0, std^2).
+    void normal(const std::string& name, std::vector<int64_t> shape, double stddev) {
+        auto& t = add(name, std::move(shape));
+        for (float& v : t.values) v = static_cast<float>(rng_.normal() * stddev);
+    }
+    // U(lo, hi): norm weights and scales around a centre, so no tensor is a constant.
+    void uniform(const std::string& name, std::vector<int64_t> shape, double lo, double hi) {
+        auto& t = add(name, std::move(shape));
+        for (float& v : t.values) v = static_cast<float>(lo + (hi - lo) * rng_.uniform());
+    }
+    void constant(const std::string& name, std::vector<int64_t> shape, float value) {
+        auto& t = add(name, std::move(shape));
+        for (float& v : t.values) v = value;
+    }
+    const std::map<std::string, PendingTensor>& tensors() const { return tensors_; }
+    int64_t parameters(const std::string& skip_prefix) const {
+        int64_t n = 0;
+        for (const auto& [name, t] : tensors_)
+            if (name.rfind(skip_prefix, 0) != 0) n += static_cast<int64_t>(t.values.size());
+        return n;
+    }
+
+  private:
+    PendingTensor& add(const std::string& name, std::vector<int64_t> shape) {
+        int64_t n = 1;
+        for (int64_t d : shape) n *= d;
+        auto& t = tensors_[name];
+        t.shape = std::move(shape);
+        t.values.assign(static_cast<size_t>(n), 0.0f);
+        return t;
+    }
+    Rng rng_;
+    std::map<std::string, PendingTensor> tensors_;
+};
+
+// Writes `bytes` producers to path via a temporary file in the same folder, then renames.
+Result<void> write_atomically(const std::filesystem::path& path,
+                              const std::function<bool(std::ofstream&)>& produce) {
+    const auto tmp =
+        path.parent_path() / ("." + path.filename().string() + ".tmp" + std::to_string(::getpid()));
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) return bad_input(tmp.string() + ": cannot create (is --out writable?)");
+        if (!produce(out) || !out.flush()) {
+            out.close();
+            std::filesystem::remove(tmp);
+            return engine_error(tmp.string() + ": write failed (disk full?)");
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+        std::filesystem::remove(tmp, ec);
+        return engine_error(path.string() + ": cannot rename the temporary file into place");
+    }
+    return {};
+}
+
+Result<void> write_json(const std::filesystem::path& path, const json& j) {
+    const std::string text = j.dump(2) + "\n";
+    return write_atomically(path, [&](std::ofstream& out) {
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        return static_cast<bool>(out);
+    });
+}
+
+}  // namespace
+
+Result<TinyModelSummary> write_tiny_model(const TinyModelOptions& options) {
+    if (options.preset != "tiny" && options.preset != "small")
+        return bad_input("--preset " + options.preset + ": expected tiny or small");
+    if (options.dtype != "f32" && options.dtype != "bf16")
+        return bad_input("--dtype " + options.dtype + ": expected f32 or bf16");
+    if (options.out_dir.empty()) return bad_input("--out: a folder is required");
+    if (!options.tokenizer_json.empty() &&
+        !std::filesystem::is_regular_file(options.tokenizer_json))
+        return bad_input(options.tokenizer_json.string() +
+                         ": tokenizer.json not found (run scripts/prepare-tokenizer.sh, or pass "
+                         "--tokenizer FILE)");
+    std::error_code ec;
+    std::filesystem::create_directories(options.out_dir, ec);
+    if (!std::filesystem::is_directory(options.out_dir))
+        return bad_input(options.out_dir.string() + ": cannot create the output folder");
+
+    const Preset p = preset_for(options.preset);
+    const int64_t V = 262144, H = p.hidden, I = p.intermediate, E = p.experts;
+    const int64_t MI = p.moe_intermediate;
+
+    TensorSet ts(options.seed);
+    const double w_in = 1.0 / std::sqrt(static_cast<double>(H));
+    // Embedding: std 3/sqrt(H) gives logits of std ~3 through the tied head: peaked enough to
+    // make argmax and entropies meaningful, far from one-hot.
+    ts.normal("model.decoder.embed_tokens.weight", {V, H}, 3.0 * w_in);
+    ts.uniform("model.decoder.norm.weight", {H}, 0.8, 1.2);
+    const std::string sc = "model.decoder.self_conditioning.";
+    ts.uniform(sc + "pre_norm.weight", {H}, 0.8, 1.2);
+    ts.normal(sc + "gate_proj.weight", {I, H}, w_in);
+    ts.normal(sc + "up_proj.weight", {I, H}, w_in);
+    ts.normal(sc + "down_proj.weight", {H, I}, 1.0 / std::sqrt(static_cast<double>(I)));
+    for (int l = 0; l < p.layers; ++l) {
+        const bool full = p.layer_types[static_cast<size_t>(l)] == "full_attention";
+        const int64_t hd = full ? p.global_head_dim : p.head_dim;
+        const int64_t kv = full ? p.global_kv_heads : p.kv_heads;
+        const int64_t nh = p.heads;
+        const std::string x = "model.decoder.layers." + std::to_string(l) + ".";
+        for (const char* norm :
+             {"input_layernorm", "pre_feedforward_layernorm", "pre_feedforward_layernorm_2"})
+            ts.uniform(x + norm + ".weight", {H}, 0.8, 1.2);
+        // Post-norms scale what each branch adds to the residual stream.
+        for (const char* norm : {"post_attention_layernorm", "post_feedforward_layernorm",
+                                 "post_feedforward_layernorm_1", "post_feedforward_layernorm_2"})
+            ts.uniform(x + norm + ".weight", {H}, 0.3, 0.7);
+        ts.normal(x + "self_attn.q_proj.weight", {nh * hd, H}, w_in);
+        ts.normal(x + "self_attn.k_proj.weight", {kv * hd, H}, w_in);
+        if (!full) ts.normal(x + "self_attn.v_proj.weight", {kv * hd, H}, w_in);
+        ts.normal(x + "self_attn.o_proj.weight", {H, nh * hd},
+                  1.0 / std::sqrt(static_cast<double>(nh * hd)));
+        // Scale 1.0 attention over normed q and k: q/k norm weights below 1 keep the scores in a
+        // range where the softmax is neither uniform nor one-hot.
+        ts.uniform(x + "self_attn.q_norm.weight", {hd}, 0.4, 0.8);
+        ts.uniform(x + "self_attn.k_norm.weight", {hd}, 0.4, 0.8);
+        ts.normal(x + "mlp.gate_proj.weight", {I, H}, w_in);
+        ts.normal(x + "mlp.up_proj.weight", {I, H}, w_in);
+        ts.normal(x + "mlp.down_proj.weight", {H, I}, 1.0 / std::sqrt(static_cast<double>(I)));
+        ts.normal(x + "router.proj.weight", {E, H}, 2.0 * w_in);
+        ts.uniform(x + "router.scale", {H}, 0.8, 1.2);
+        ts.uniform(x + "router.per_expert_scale", {E}, 0.7, 1.3);
+        ts.normal(x + "experts.gate_up_proj", {E, 2 * MI, H}, w_in);
+        ts.normal(x + "experts.down_proj", {E, H, MI}, 1.0 / std::sqrt(static_cast<double>(MI)));
+        // Layer scalars: decoder around 1.0, encoder around 0.75, so a mix-up shows.
+        ts.uniform(x + "layer_scalar", {1}, 0.9, 1.1);
+        ts.uniform("model.encoder.language_model.layers." + std::to_string(l) + ".layer_scalar",
+                   {1}, 0.7, 0.8);
+    }
+
+    // model.safetensors: sorted names, data in that order, header padded to 8 bytes.
+    const bool bf16 = options.dtype == "bf16";
+    const size_t elem = bf16 ? 2 : 4;
+    json header = json::object();
+    header["__metadata__"] = {{"format", "pt"}};
+    uint64_t offset = 0;
+    for (const auto& [name, t] : ts.tensors()) {
+        const uint64_t n = t.values.size() * elem;
+        header[name] = {{"dtype", bf16 ? "BF16" : "F32"},
+                        {"shape", t.shape},
+                        {"data_offsets", {offset, offset + n}}};
+        offset += n;
+    }
+    std::string header_text = header.dump();
+    while (header_text.size() % 8) header_text.push_back(' ');
+    TinyModelSummary summary;
+    summary.parameters = ts.parameters("model.encoder.");
+    summary.bytes = static_cast<int64_t>(8 + header_text.size() + offset);
+
+    auto st = write_atomically(options.out_dir / "model.safetensors", [&](std::ofstream& out) {
+        uint8_t len[8];
+        uint64_t n = header_text.size();
+        for (int i = 0; i < 8; ++i) len[i] = static_cast<uint8_t>(n >> (8 * i));
+        out.write(reinterpret_cast<const char*>(len), 8);
+        out.write(header_text.data(), static_cast<std::streamsize>(header_text.size()));
+        std::vector<uint16_t> half;
+        for (const auto& [name, t] : ts.tensors()) {
+            if (bf16) {
+                half.resize(t.values.size());
+                for (size_t i = 0; i < half.size(); ++i)
+                    half[i] = model::float_to_bf16(t.values[i]);
+                out.write(reinterpret_cast<const char*>(half.data()),
+                          static_cast<std::streamsize>(half.size() * 2));
+            } else {
+                out.write(reinterpret_cast<const char*>(t.values.data()),
+                          static_cast<std::streamsize>(t.values.size() * 4));
+            }
+        }
+        return static_cast<bool>(out);
+    });
+    if (!st) return st.error();
+
+    json rope = {{"sliding_attention", {{"rope_type", "default"}, {"rope_theta", 10000.0}}},
+                 {"full_attention",
+                  {{"rope_type", "proportional"},
+                   {"partial_rotary_factor", 0.25},
+                   {"rope_theta", 1000000.0}}}};
+    json text = {{"model_type", "diffusion_gemma_text"},
+                 {"vocab_size", V},
+                 {"hidden_size", H},
+                 {"intermediate_size", I},
+                 {"num_hidden_layers", p.layers},
+                 {"num_attention_heads", p.heads},
+                 {"num_key_value_heads", p.kv_heads},
+                 {"num_global_key_value_heads", p.global_kv_heads},
+                 {"head_dim", p.head_dim},
+                 {"global_head_dim", p.global_head_dim},
+                 {"hidden_activation", "gelu_pytorch_tanh"},
+                 {"max_position_embeddings", p.max_positions},
+                 {"rms_norm_eps", 1e-6},
+                 {"pad_token_id", 0},
+                 {"eos_token_id", 1},
+                 {"bos_token_id", 2},
+                 {"tie_word_embeddings", true},
+                 {"rope_parameters", rope},
+                 {"attention_bias", false},
+                 {"attention_dropout", 0.0},
+                 {"sliding_window", p.sliding_window},
+                 {"layer_types", p.layer_types},
+                 {"final_logit_softcapping", 30.0},
+                 {"use_bidirectional_attention", "vision"},
+                 {"num_experts", E},
+                 {"top_k_experts", p.top_k},
+                 {"moe_intermediate_size", MI},
+                 {"attention_k_eq_v", true},
+                 {"dtype", bf16 ? "bfloat16" : "float32"}};
+    json config = {{"architectures", {"DiffusionGemmaForBlockDiffusion"}},
+                   {"model_type", "diffusion_gemma"},
+                   {"_name_or_path", "diffusiongemma-" + options.preset + "-random"},
+                   {"canvas_length", p.canvas_length},
+                   {"eos_token_id", {1, 106, 50}},
+                   {"pad_token_id", 0},
+                   {"tie_word_embeddings", true},
+                   {"boi_token_id", 255999},
+                   {"eoi_token_id", 258882},
+                   {"image_token_id", 258880},
+                   {"initializer_range", 0.02},
+                   {"dtype", bf16 ? "bfloat16" : "float32"},
+                   {"text_config", text},
+                   {"vision_config", nullptr}};
+    if (auto r = write_json(options.out_dir / "config.json", config); !r) return r.error();
+
+    json gen = {
+        {"max_new_tokens", 256},
+        {"max_denoising_steps", 48},
+        {"sampler_config", {{"entropy_bound", 0.1}, {"_cls_name", "EntropyBoundSamplerConfig"}}},
+        {"t_min", 0.4},
+        {"t_max", 0.8},
+        {"stability_threshold", 1},
+        {"confidence_threshold", 0.005},
+        {"eos_token_id", {1, 106, 50}},
+        {"pad_token_id", 0}};
+    if (auto r = write_json(options.out_dir / "generation_config.json", gen); !r) return r.error();
+
+    if (!options.tokenizer_json.empty()) {
+        std::ifstream in(options.tokenizer_json, std::ios::binary);
+        if (!in) return bad_input(options.tokenizer_json.string() + ": cannot read");
+        auto r = write_atomically(options.out_dir / "tokenizer.json", [&](std::ofstream& out) {
+            out << in.rdbuf();
+            return static_cast<bool>(out);
+        });
+        if (!r) return r.error();
+    }
+    return summary;
+}
+
+}  // namespace engine

@@ -1,0 +1,47 @@
+#pragma once
+// A fixed pool of worker threads running index ranges (parallel_for). The calling thread works
+// too, so a pool of N threads has N-1 workers. Not re-entrant: a task must not call
+// parallel_for on the same pool.
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace engine::util {
+
+class ThreadPool {
+  public:
+    explicit ThreadPool(int threads);  // <= 0: all hardware threads
+    ~ThreadPool();
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+
+    int size() const { return static_cast<int>(workers_.size()) + 1; }
+
+    // Calls fn(i) for every i in [0, n), spread over the threads (dynamic scheduling).
+    void parallel_for(int64_t n, const std::function<void(int64_t)>& fn);
+    // Splits [0, n) into about size() contiguous chunks: fn(begin, end).
+    void parallel_chunks(int64_t n, const std::function<void(int64_t, int64_t)>& fn,
+                         int64_t min_chunk = 1);
+
+  private:
+    void worker_loop();
+    void run_tasks();
+
+    std::vector<std::thread> workers_;
+    std::mutex mutex_;
+    std::condition_variable wake_, done_;
+    // Atomics: a worker that wakes late may read these while the next parallel_for sets them.
+    std::atomic<const std::function<void(int64_t)>*> fn_{nullptr};
+    std::atomic<int64_t> n_{0};
+    std::atomic<int64_t> next_{0};
+    int active_ = 0;
+    uint64_t generation_ = 0;
+    bool stop_ = false;
+};
+
+}  // namespace engine::util
