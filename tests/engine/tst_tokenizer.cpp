@@ -186,10 +186,11 @@ class TestTokenizer : public QObject {
             const char* expect;
         };
         const std::vector<Case> cases = {
-            {"binary.json", std::string("\x00\xFF garbage", 10), "not valid JSON"},
-            {"truncated.json", R"({"model": {"type": "BPE", "vocab": {"a": 0)", "not valid JSON"},
-            {"array.json", "[1, 2, 3]", "JSON object"},
-            {"empty.json", "", "not valid JSON"},
+            {"binary.json", std::string("\x00\xFF garbage", 10), ":1:1: not a tokenizer.json"},
+            {"truncated.json", R"({"model": {"type": "BPE", "vocab": {"a": 0)",
+             ":1:43: expected '}'"},
+            {"array.json", "[1, 2, 3]", "expected a JSON object"},
+            {"empty.json", "", "not a tokenizer.json"},
             {"wordpiece.json",
              R"({"normalizer": {"type": "Replace", "pattern": {"String": " "}, "content": "▁"},
                  "pre_tokenizer": null, "added_tokens": [],

@@ -2,11 +2,11 @@
 // Only the pipeline Gemma uses is accepted (Replace ' ' -> U+2581, optional Split on ' ', BPE
 // with byte fallback); anything else is an error naming the field, never a silent mis-encoding.
 
-#include <fstream>
-#include <sstream>
+#include <cstdio>
 
 #include <nlohmann/json.hpp>
 
+#include "tokenizer/json_cursor.h"
 #include "tokenizer/tokenizer_impl.h"
 
 namespace engine {
@@ -80,10 +80,6 @@ Result<void> check_pipeline(const std::string& file, const json& root) {
     }
     if (model.value("ignore_merges", false))
         return bad_input(file + ": model.ignore_merges must be false");
-    if (!model.contains("vocab") || !model["vocab"].is_object())
-        return bad_input(file + ": model.vocab must be an object of string -> id");
-    if (!model.contains("merges") || !model["merges"].is_array())
-        return bad_input(file + ": model.merges must be an array");
     if (!root.contains("added_tokens") || !root["added_tokens"].is_array())
         return bad_input(file + ": added_tokens must be an array");
     return {};
@@ -113,33 +109,179 @@ void AddedTokenTrie::insert(std::string_view text, TokenId id) {
     tokens_[node] = id;
 }
 
-Result<std::shared_ptr<const Tokenizer::Impl>> load_tokenizer_impl(
-    const std::filesystem::path& path) {
+namespace {
+
+using tokenizer_detail::JsonCursor;
+
+struct VocabEntry {
+    std::string text;
+    int64_t id;
+};
+
+// Merges as one arena of "leftright" strings plus where each splits, so that the merged string
+// is a plain slice.
+struct MergeList {
+    std::string arena;
+    std::vector<uint32_t> start;  // start of merge k; start[k+1] is its end
+    std::vector<uint32_t> split;  // length of the left part
+    size_t size() const { return split.size(); }
+    std::string_view whole(size_t k) const {
+        return std::string_view(arena).substr(start[k], start[k + 1] - start[k]);
+    }
+};
+
+// The parts of tokenizer.json read with the cursor (vocab, merges) and the rest as a small DOM.
+struct RawTokenizer {
+    json root = json::object();  // everything except model.vocab and model.merges
+    std::vector<VocabEntry> vocab;
+    MergeList merges;
+    bool has_vocab = false;
+    bool has_merges = false;
+};
+
+bool read_vocab(JsonCursor& c, std::vector<VocabEntry>& out) {
+    if (!c.expect('{')) return false;
+    if (c.consume('}')) return true;
+    do {
+        VocabEntry e;
+        if (!c.string(e.text) || !c.expect(':')) return false;
+        if (!c.integer(e.id))
+            return c.fail("model.vocab[\"" + e.text + "\"] must be an integer id");
+        out.push_back(std::move(e));
+    } while (c.consume(','));
+    return c.expect('}');
+}
+
+bool read_merges(JsonCursor& c, MergeList& out) {
+    if (!c.expect('[')) return false;
+    out.start.push_back(0);
+    if (c.consume(']')) return true;
+    std::string left, right;
+    do {
+        const std::string where = "model.merges[" + std::to_string(out.size()) + "]";
+        if (c.peek() == '[') {
+            c.consume('[');
+            if (!c.string(left) || !c.expect(',') || !c.string(right) || !c.expect(']'))
+                return c.fail(where + " must be \"left right\" or [left, right]");
+        } else if (c.peek() == '"') {
+            std::string both;
+            if (!c.string(both)) return false;
+            const size_t space = both.find(' ');
+            if (space == std::string::npos)
+                return c.fail(where + " must be \"left right\" or [left, right]");
+            left = both.substr(0, space);
+            right = both.substr(space + 1);
+        } else {
+            return c.fail(where + " must be \"left right\" or [left, right]");
+        }
+        if (left.empty() || right.empty()) return c.fail(where + " has an empty part");
+        out.arena += left;
+        out.arena += right;
+        out.split.push_back(static_cast<uint32_t>(left.size()));
+        out.start.push_back(static_cast<uint32_t>(out.arena.size()));
+    } while (c.consume(','));
+    return c.expect(']');
+}
+
+bool read_small(JsonCursor& c, json& into, const std::string& key) {
+    std::string_view raw;
+    if (!c.raw_value(raw)) return false;
+    into[key] = json::parse(raw, nullptr, /*allow_exceptions=*/false);
+    if (into[key].is_discarded()) return c.fail("the value of \"" + key + "\" is not valid JSON");
+    return true;
+}
+
+bool read_model(JsonCursor& c, RawTokenizer& raw) {
+    json& model = raw.root["model"] = json::object();
+    if (!c.expect('{')) return c.fail("\"model\" must be an object");
+    if (c.consume('}')) return true;
+    std::string key;
+    do {
+        if (!c.string(key) || !c.expect(':')) return false;
+        if (key == "vocab") {
+            raw.has_vocab = true;
+            if (!read_vocab(c, raw.vocab)) return false;
+        } else if (key == "merges") {
+            raw.has_merges = true;
+            if (!read_merges(c, raw.merges)) return false;
+        } else if (!read_small(c, model, key)) {
+            return false;
+        }
+    } while (c.consume(','));
+    return c.expect('}');
+}
+
+bool read_root(JsonCursor& c, RawTokenizer& raw) {
+    if (!c.consume('{')) return c.fail("not a tokenizer.json (expected a JSON object)");
+    if (c.consume('}')) return true;
+    std::string key;
+    do {
+        if (!c.string(key) || !c.expect(':')) return false;
+        if (key == "model" && c.peek() == '{') {
+            if (!read_model(c, raw)) return false;
+        } else if (!read_small(c, raw.root, key)) {
+            return false;
+        }
+    } while (c.consume(','));
+    if (!c.expect('}')) return false;
+    if (!c.at_end()) return c.fail("unexpected text after the JSON object");
+    return true;
+}
+
+std::string line_column(std::string_view text, size_t offset) {
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return std::to_string(line) + ":" + std::to_string(column);
+}
+
+Result<std::string> read_file(const std::filesystem::path& path) {
     const std::string file = path.string();
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         return bad_input("tokenizer file " + file +
                          " not found (run scripts/prepare-tokenizer.sh BUILD_DIR to create it)");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return bad_input("tokenizer file " + file + " cannot be read");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string text;
+    std::FILE* f = std::fopen(file.c_str(), "rb");
+    if (!f) return bad_input("tokenizer file " + file + " cannot be read");
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec) text.resize(size);
+    const size_t got = ec ? 0 : std::fread(text.data(), 1, text.size(), f);
+    std::fclose(f);
+    if (ec || got != text.size()) return bad_input("tokenizer file " + file + " cannot be read");
+    return text;
+}
 
-    json root;
-    try {
-        root = json::parse(text);
-    } catch (const json::parse_error& e) {
-        return bad_input(file + ": not valid JSON (error at byte " + std::to_string(e.byte) + ")");
+}  // namespace
+
+Result<std::shared_ptr<const Tokenizer::Impl>> load_tokenizer_impl(
+    const std::filesystem::path& path) {
+    const std::string file = path.string();
+    auto text = read_file(path);
+    if (!text) return text.error();
+
+    RawTokenizer raw;
+    {
+        JsonCursor cursor(*text);
+        if (!read_root(cursor, raw))
+            return bad_input(file + ":" + line_column(*text, cursor.error_offset()) + ": " +
+                             cursor.error());
     }
-    text.clear();
-    text.shrink_to_fit();
-    if (!root.is_object())
-        return bad_input(file + ": not a tokenizer.json (expected a JSON object)");
+    text = std::string();
+    const json& root = raw.root;
     if (auto ok = check_pipeline(file, root); !ok) return ok.error();
+    if (!raw.has_vocab) return bad_input(file + ": model.vocab is missing");
+    if (!raw.has_merges) return bad_input(file + ": model.merges is missing");
 
     auto impl = std::make_shared<Tokenizer::Impl>();
     impl->source = path;
     const json& model = root["model"];
-    const json& vocab = model["vocab"];
     const json& added = root["added_tokens"];
 
     // Ids: the model's vocabulary, then the added tokens (which may reuse or extend ids).
@@ -149,12 +291,9 @@ Result<std::shared_ptr<const Tokenizer::Impl>> load_tokenizer_impl(
         bool special;
     };
     std::vector<Entry> entries;
-    entries.reserve(vocab.size() + added.size());
-    for (auto it = vocab.begin(); it != vocab.end(); ++it) {
-        if (!it.value().is_number_integer())
-            return bad_input(file + ": model.vocab[\"" + it.key() + "\"] must be an integer id");
-        entries.push_back({it.key(), it.value().get<int64_t>(), false});
-    }
+    entries.reserve(raw.vocab.size() + added.size());
+    for (VocabEntry& v : raw.vocab) entries.push_back({std::move(v.text), v.id, false});
+    raw.vocab = {};
     const size_t first_added = entries.size();
     for (size_t i = 0; i < added.size(); ++i) {
         const json& a = added[i];
@@ -211,12 +350,12 @@ Result<std::shared_ptr<const Tokenizer::Impl>> load_tokenizer_impl(
         if (cp >= 0) impl->codepoint_symbol[cp] = impl->symbols.get(impl->pieces[id]);
     }
 
-    // Merges, as ["a", "b"] pairs (tokenizers >= 0.20) or "a b" strings. Parts that are not in
-    // the vocabulary still take part in merging, so they get symbols of their own.
-    const json& merges = model["merges"];
+    // Merge parts that are not in the vocabulary still take part in merging, so they get
+    // symbols of their own.
+    const MergeList& merges = raw.merges;
     impl->merges.reserve(merges.size());
     int32_t next_symbol = impl->vocab_size;
-    auto symbol_of = [&](const std::string& s) {
+    auto symbol_of = [&](std::string_view s) {
         int32_t sym = impl->symbols.get(s);
         if (sym < 0) {
             sym = next_symbol++;
@@ -225,28 +364,11 @@ Result<std::shared_ptr<const Tokenizer::Impl>> load_tokenizer_impl(
         }
         return sym;
     };
-    std::string left, right;
     for (size_t rank = 0; rank < merges.size(); ++rank) {
-        const json& m = merges[rank];
-        if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
-            left = m[0].get_ref<const std::string&>();
-            right = m[1].get_ref<const std::string&>();
-        } else if (m.is_string() &&
-                   m.get_ref<const std::string&>().find(' ') != std::string::npos) {
-            const std::string& s = m.get_ref<const std::string&>();
-            const size_t space = s.find(' ');
-            left = s.substr(0, space);
-            right = s.substr(space + 1);
-        } else {
-            return bad_input(file + ": model.merges[" + std::to_string(rank) +
-                             "] must be \"left right\" or [left, right]");
-        }
-        if (left.empty() || right.empty())
-            return bad_input(file + ": model.merges[" + std::to_string(rank) +
-                             "] has an empty part");
-        const int32_t l = symbol_of(left);
-        const int32_t r = symbol_of(right);
-        const int32_t result = symbol_of(left + right);
+        const std::string_view whole = merges.whole(rank);
+        const int32_t l = symbol_of(whole.substr(0, merges.split[rank]));
+        const int32_t r = symbol_of(whole.substr(merges.split[rank]));
+        const int32_t result = symbol_of(whole);
         impl->merges.put_if_absent(tokenizer_detail::pair_key(l, r),
                                    Tokenizer::Impl::Merge{static_cast<uint32_t>(rank), result});
     }
