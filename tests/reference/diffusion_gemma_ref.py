@@ -214,17 +214,17 @@ def rope(x, positions, inv_freq):
 
 
 def attention(q, k, v, mask):
-    """q [T, H, d], k/v [S, KV, d], mask [T, S] bool (True = visible) or None. Scale 1.0.
+    """q [R, T, H, d], k/v [R, S, KV, d], mask [T, S] bool (True = visible) or None. Scale 1.0.
 
     Query head j reads kv head j // (H / KV): contiguous groups, as transformers' repeat_kv."""
-    groups = q.shape[1] // k.shape[1]
-    k = k.repeat_interleave(groups, dim=1)
-    v = v.repeat_interleave(groups, dim=1)
-    scores = torch.einsum("thd,shd->hts", q, k)  # scaling 1.0: q and k are RMS-normed per head
+    groups = q.shape[2] // k.shape[2]
+    k = k.repeat_interleave(groups, dim=2)
+    v = v.repeat_interleave(groups, dim=2)
+    scores = torch.einsum("rthd,rshd->rhts", q, k)  # scaling 1.0: q and k are RMS-normed per head
     if mask is not None:
-        scores = scores.masked_fill(~mask[None, :, :], float("-inf"))
+        scores = scores.masked_fill(~mask[None, None, :, :], float("-inf"))
     probs = torch.softmax(scores, dim=-1)
-    return torch.einsum("hts,shd->thd", probs, v)
+    return torch.einsum("rhts,rshd->rthd", probs, v)
 
 
 class Layer:
@@ -325,12 +325,13 @@ class Model:
     # --- blocks ---------------------------------------------------------------------------
 
     def project_qkv(self, L, h, positions):
+        """h [N, H] (N = rows * T tokens, positions [N]) -> q, k, v [N, heads, head_dim]."""
         cfg = self.cfg
-        T = h.shape[0]
-        q = (h @ L.q_proj.T).view(T, cfg.num_heads, L.head_dim)
+        N = h.shape[0]
+        q = (h @ L.q_proj.T).view(N, cfg.num_heads, L.head_dim)
         q = rope(rms_norm(q, L.q_norm, cfg.eps), positions, L.inv_freq)
-        k_raw = (h @ L.k_proj.T).view(T, L.kv_heads, L.head_dim)
-        v_raw = (h @ L.v_proj.T).view(T, L.kv_heads, L.head_dim) if L.v_proj is not None else k_raw
+        k_raw = (h @ L.k_proj.T).view(N, L.kv_heads, L.head_dim)
+        v_raw = (h @ L.v_proj.T).view(N, L.kv_heads, L.head_dim) if L.v_proj is not None else k_raw
         k = rope(rms_norm(k_raw, L.k_norm, cfg.eps), positions, L.inv_freq)
         v = rms_norm(v_raw, None, cfg.eps)  # weightless, no RoPE
         return q, k, v
@@ -381,7 +382,8 @@ class Model:
         for L in self.layers:
             h = rms_norm(x, L.input_layernorm, cfg.eps)
             q, k, v = self.project_qkv(L, h, pos)
-            o = attention(q, k, v, window if L.sliding else causal).reshape(P, -1) @ L.o_proj.T
+            o = attention(q[None], k[None], v[None], window if L.sliding else causal)
+            o = o.reshape(P, -1) @ L.o_proj.T
             x = x + rms_norm(o, L.post_attention_layernorm, cfg.eps)
             x = self.feed_forward(L, x) * L.encoder_scalar
             cache.append((k, v))
@@ -401,13 +403,17 @@ class Model:
         sc = (gelu_tanh(n @ self.sc_gate.T) * (n @ self.sc_up.T)) @ self.sc_down.T
         return rms_norm(e + sc, None, cfg.eps)
 
-    def decode_hidden(self, canvas, cache, previous_logits=None):
-        """One canvas row [W] -> final-normed hidden states [W, H]."""
+    def decode_hidden(self, canvases, cache, previous_logits=None):
+        """Canvas rows [R, W] (one batched pass) -> final-normed hidden states [R, W, H].
+
+        previous_logits: None (first step) or [R, W, vocab] temperature-scaled logits."""
         cfg = self.cfg
         P = cache[0][0].shape[0]
-        W = len(canvas)
-        pos = torch.arange(P, P + W)
-        x = self.decoder_input(canvas, previous_logits)
+        ids = torch.as_tensor(canvases, dtype=torch.long)
+        R, W = ids.shape
+        pos = torch.arange(P, P + W).repeat(R)  # every row sits right after the prompt
+        flat_prev = None if previous_logits is None else previous_logits.reshape(R * W, -1)
+        x = self.decoder_input(ids.reshape(-1), flat_prev)
         for li, L in enumerate(self.layers):
             h = rms_norm(x, L.input_layernorm, cfg.eps)
             q, k, v = self.project_qkv(L, h, pos)
@@ -415,14 +421,15 @@ class Model:
             if L.sliding:
                 keep = max(cfg.sliding_window - 1, 0)  # what the sliding cache layer retains
                 ck, cv = ck[P - min(P, keep) :], cv[P - min(P, keep) :]
-            keys, values = torch.cat([ck, k]), torch.cat([cv, v])
-            o = attention(q, keys, values, None).reshape(W, -1)
+            keys = torch.cat([ck[None].expand(R, -1, -1, -1), k.view(R, W, L.kv_heads, L.head_dim)], dim=1)
+            values = torch.cat([cv[None].expand(R, -1, -1, -1), v.view(R, W, L.kv_heads, L.head_dim)], dim=1)
+            o = attention(q.view(R, W, cfg.num_heads, L.head_dim), keys, values, None).reshape(R * W, -1)
             if self.perturb and li == 0:
                 o = -o
             o = o @ L.o_proj.T
             x = x + rms_norm(o, L.post_attention_layernorm, cfg.eps)
             x = self.feed_forward(L, x) * L.decoder_scalar
-        return rms_norm(x, self.final_norm, cfg.eps)
+        return rms_norm(x, self.final_norm, cfg.eps).view(R, W, -1)
 
     def logits(self, hidden):
         """Tied head then tanh soft-cap, [..., vocab]."""
@@ -503,23 +510,18 @@ def run_reference(model, prompt, canvases, slots, prev, full_logits):
     for li, (k, v) in enumerate(cache):
         arrays[f"enc_k_{li}"] = k.numpy()
         arrays[f"enc_v_{li}"] = v.numpy()
-    logits_rows, lps, argmaxes, sc_rows = [], [], [], []
-    for r, canvas in enumerate(canvases):
-        hidden = model.decode_hidden(canvas, cache)
-        if full_logits:
-            logits_rows.append(model.logits(hidden).numpy())
-        lp, am = slot_readout(model, hidden, slots[r])
+    hidden = model.decode_hidden(canvases, cache)
+    if full_logits:
+        arrays["logits"] = model.logits(hidden).numpy()
+    lps, argmaxes = [], []
+    for r in range(len(canvases)):
+        lp, am = slot_readout(model, hidden[r], slots[r])
         lps += lp
         argmaxes += am
-        if prev is not None:
-            sc_hidden = model.decode_hidden(canvas, cache, prev[r])
-            sc_rows.append(model.logits(sc_hidden).numpy())
-    if full_logits:
-        arrays["logits"] = np.stack(logits_rows)
     arrays["slot_logprobs"] = np.asarray(lps, dtype=np.float64)
     arrays["slot_argmax"] = np.asarray(argmaxes, dtype=np.float64)
     if prev is not None:
-        arrays["sc_logits"] = np.stack(sc_rows)
+        arrays["sc_logits"] = model.logits(model.decode_hidden(canvases, cache, prev)).numpy()
     arrays["router_margin"] = np.asarray([model.router_margin])
     return arrays
 
@@ -531,10 +533,10 @@ def run_bench(model, prompt, canvases, slots, repeat):
         t0 = time.perf_counter()
         cache = model.encode(prompt)
         t1 = time.perf_counter()
-        hiddens = [model.decode_hidden(c, cache) for c in canvases]
+        hidden = model.decode_hidden(canvases, cache)
         t2 = time.perf_counter()
-        for h, s in zip(hiddens, slots):
-            slot_readout(model, h, s)
+        for r in range(len(canvases)):
+            slot_readout(model, hidden[r], slots[r])
         t3 = time.perf_counter()
         times = {"encode_ms": (t1 - t0) * 1e3, "decode_ms": (t2 - t1) * 1e3, "readout_ms": (t3 - t2) * 1e3}
         times["total_ms"] = (t3 - t0) * 1e3
