@@ -1,0 +1,31 @@
+#pragma once
+// Parses JSON that comes from a user (files, flags, rendered templates, request bodies) without
+// letting it crash us: nlohmann's parser recurses once per nesting level, so documents nested
+// deeper than a limit are refused by a pre-scan before the parser sees them. Errors are one line
+// "source:line:col: message".
+
+#include <cstddef>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/result.h"
+
+namespace core {
+
+inline constexpr int kJsonMaxDepth = 128;
+
+struct JsonInputError {
+    std::size_t offset = 0;  // byte offset in the text where the problem was found
+    std::string message;     // without position
+};
+
+// Parses `text`; on failure reports the offset and a message (no position prefix), so callers
+// can place it (e.g. map a rendered template's offset back to its source line).
+engine::Result<nlohmann::json> parse_json_input(std::string_view text, std::string_view source,
+                                                int max_depth = kJsonMaxDepth);
+// The same, with the failure described as a JsonInputError instead of a formatted Error.
+bool parse_json_input_raw(std::string_view text, nlohmann::json& out, JsonInputError& error,
+                          int max_depth = kJsonMaxDepth);
+
+}  // namespace core
