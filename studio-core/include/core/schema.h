@@ -33,8 +33,11 @@ struct Question {
     std::vector<Option> options;      // choice
     std::vector<std::string> levels;  // score, lowest first
     std::vector<std::string> depends_on;
-    std::string ask_if;
+    std::string ask_if;  // compact JSON text of {question id: [answer names]}, or empty
     bool alone = false;
+    // "alone" was given explicitly (true or false); when false the schema's isolate mode decides,
+    // and an explicit "alone": false keeps the question in the joint read whatever the mode.
+    bool alone_explicit = false;
 
     // The labels the model reads: yes/no, A..Z, 1..9 (letters past nine levels).
     std::vector<std::string> labels() const;
@@ -66,7 +69,15 @@ struct Schema {
 // Parses and validates a schema object (legacy dgem field names accepted). `source` names the
 // file or request in error messages.
 Result<Schema> parse_schema(const nlohmann::json& schema, std::string_view source);
+// The same, keeping the key order of objects: legacy option maps ({"name": "description"}) are
+// labelled A, B, ... in the order written, which only an ordered parse preserves.
+Result<Schema> parse_schema(const nlohmann::ordered_json& schema, std::string_view source);
 nlohmann::json schema_to_json(const Schema& schema);
+
+// The most alternatives a question may have (labels A..Z) and the most reads per question.
+inline constexpr int kMaxAlternatives = 26;
+inline constexpr int kMaxSamples = 32;
+inline constexpr int kMaxSteps = 8;
 
 std::string_view to_string(QuestionType type);  // "noul", "choice", "score"
 std::string_view to_string(Layout layout);      // "document_first", "schema_first"

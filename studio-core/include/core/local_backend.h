@@ -1,0 +1,34 @@
+#pragma once
+// The bundled local engine as a Backend: decisions are canvas plans (core/canvas_plan.h) read
+// by engine::Engine::read_slots, one request per read group, with the "auto" samples policy's
+// extra reads where the first read hesitates; generations are chat-templated prompts run
+// through the engine's denoising loop.
+
+#include <memory>
+#include <string>
+
+#include "core/backend.h"
+#include "engine/engine.h"
+
+namespace core {
+
+class LocalBackend : public Backend {
+  public:
+    // Opens the model folder (config, weights, tokenizer) on the requested device.
+    static Result<std::unique_ptr<LocalBackend>> open(const engine::EngineOptions& options);
+    explicit LocalBackend(std::unique_ptr<engine::Engine> engine);
+
+    std::string describe() const override;  // "local cpu (tiny)" or "local cuda:0 (...)"
+    Result<Decision> decide(const DecideRequest& request, const ProgressFn& progress,
+                            const CancelToken& cancel) override;
+    Result<Generation> generate(const GenerateRequest& request, const ProgressFn& progress,
+                                const CancelToken& cancel) override;
+    Result<HealthInfo> health(const CancelToken& cancel) override;
+
+    engine::Engine& engine() { return *engine_; }
+
+  private:
+    std::unique_ptr<engine::Engine> engine_;
+};
+
+}  // namespace core

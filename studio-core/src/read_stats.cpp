@@ -1,0 +1,345 @@
+// Read statistics and the answer/diagnostics JSON shapes (PROTOCOLS section 4; shapes as the
+// vLLM structured server writes them, with dgem's additions to the /v1/systemone noul answer).
+#include "core/read_stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace core {
+
+std::string_view to_string(Hesitation h) {
+    switch (h) {
+        case Hesitation::Clear:
+            return "Clear";
+        case Hesitation::SomewhatUnsure:
+            return "Somewhat unsure";
+        case Hesitation::VeryUnsure:
+            return "Very unsure";
+    }
+    return "Clear";
+}
+
+Hesitation hesitation_class(double hesitation) {
+    if (hesitation < 0.16) return Hesitation::Clear;
+    if (hesitation <= 0.5) return Hesitation::SomewhatUnsure;
+    return Hesitation::VeryUnsure;
+}
+
+Hesitation QuestionOutcome::hesitation_class() const {
+    return core::hesitation_class(hesitation);
+}
+
+std::vector<double> label_logprobs_from_topk(const std::map<int32_t, double>& top,
+                                             const std::vector<int32_t>& label_ids) {
+    std::vector<double> out(label_ids.size(), 0.0);
+    if (top.empty()) return out;
+    double floor = std::numeric_limits<double>::infinity();
+    for (const auto& [id, lp] : top) floor = std::min(floor, lp);
+    floor -= 5.0;
+    for (size_t i = 0; i < label_ids.size(); ++i) {
+        auto it = top.find(label_ids[i]);
+        out[i] = it == top.end() ? floor : it->second;
+    }
+    return out;
+}
+
+std::vector<double> softmax(const std::vector<double>& logits) {
+    std::vector<double> p(logits.size(), 0.0);
+    if (logits.empty()) return p;
+    double mx = *std::max_element(logits.begin(), logits.end());
+    double sum = 0;
+    for (size_t i = 0; i < logits.size(); ++i) sum += p[i] = std::exp(logits[i] - mx);
+    for (double& x : p) x /= sum;
+    return p;
+}
+
+double entropy_nats(const std::vector<double>& p) {
+    double h = 0;
+    for (double x : p)
+        if (x > 0) h -= x * std::log(x);
+    return h;
+}
+
+int argmax(const std::vector<double>& v) {
+    int best = 0;
+    for (size_t i = 1; i < v.size(); ++i)
+        if (v[i] > v[best]) best = static_cast<int>(i);
+    return best;
+}
+
+namespace {
+
+// Fills the fields that follow from `mean` (and per_read, when there are reads).
+void finish_outcome(QuestionOutcome& o) {
+    o.winner = argmax(o.mean);
+    o.confidence = o.mean.empty() ? 0 : o.mean[o.winner];
+    o.entropy = entropy_nats(o.mean);
+    o.hesitation = o.mean.size() > 1 ? o.entropy / std::log(static_cast<double>(o.mean.size())) : 0;
+}
+
+}  // namespace
+
+QuestionOutcome aggregate_reads(const Question& question, const std::vector<SlotRead>& reads) {
+    QuestionOutcome o;
+    o.id = question.id;
+    o.type = question.type;
+    o.labels = question.labels();
+    o.alternatives = question.alternatives();
+    const size_t n = reads.size();
+    const size_t k = o.labels.size();
+    o.mean.assign(k, 0.0);
+    if (n == 0) return o;
+    double mass = 0;
+    o.argmax_is_label = true;
+    for (const auto& r : reads) {
+        std::vector<double> p = softmax(r.label_logprobs);
+        p.resize(k, 0.0);
+        for (size_t i = 0; i < k; ++i) o.mean[i] += p[i] / static_cast<double>(n);
+        o.per_read.push_back(std::move(p));
+        mass += r.label_mass;
+        o.argmax_is_label = o.argmax_is_label && r.argmax_is_label;
+    }
+    o.label_mass = mass / static_cast<double>(n);
+    finish_outcome(o);
+    int agree = 0;
+    for (const auto& p : o.per_read) agree += argmax(p) == o.winner;
+    o.agreement = static_cast<double>(agree) / static_cast<double>(n);
+    if (n > 1) {
+        // Sample variance of the winner's probability over reads, as the reference computes it.
+        double var = 0;
+        for (const auto& p : o.per_read)
+            var += (p[o.winner] - o.mean[o.winner]) * (p[o.winner] - o.mean[o.winner]);
+        var /= static_cast<double>(n - 1);
+        o.stderr_winner = std::sqrt(var / static_cast<double>(n));
+    }
+    return o;
+}
+
+bool needs_more_reads(const std::vector<double>& first_read_entropies, double threshold,
+                      int auto_max) {
+    if (auto_max <= 1 || first_read_entropies.empty()) return false;
+    return *std::max_element(first_read_entropies.begin(), first_read_entropies.end()) > threshold;
+}
+
+nlohmann::json answer_json(const QuestionOutcome& o, AnswerForm form) {
+    using nlohmann::json;
+    const auto& names = o.alternatives;
+    const size_t k = o.mean.size();
+    json a = json::object();
+    if (form == AnswerForm::Chat) {
+        a["type"] = std::string(to_string(o.type));
+        a["label"] = o.labels.empty() ? "" : o.labels[o.winner];
+        a["confidence"] = o.confidence;
+        json probs = json::object();
+        for (size_t i = 0; i < k && i < names.size(); ++i) probs[names[i]] = o.mean[i];
+        a["probabilities"] = probs;
+        if (o.type == QuestionType::Noul) {
+            a["noul"] = k > 0 ? o.mean[0] : 0.0;
+        } else if (o.type == QuestionType::Choice) {
+            a["choice"] = names.empty() ? "" : names[o.winner];
+        } else {
+            double score = 0;
+            for (size_t i = 0; i < k; ++i) score += static_cast<double>(i + 1) * o.mean[i];
+            a["score"] = score;
+            a["level"] = names.empty() ? "" : names[o.winner];
+        }
+        if (o.stderr_winner) {
+            a["stderr"] = *o.stderr_winner;
+            a["agreement"] = o.agreement;
+        }
+        return a;
+    }
+    // /v1/systemone (Jev's shapes; noul with dgem's probabilities and confidence).
+    a["type"] = std::string(to_string(o.type));
+    if (o.type == QuestionType::Noul) {
+        double p = k > 0 ? o.mean[0] : 0.0;
+        a["noul"] = p;
+        a["probabilities"] = {{"true", p}, {"false", 1.0 - p}};
+        a["confidence"] = o.confidence;
+    } else if (o.type == QuestionType::Choice) {
+        a["choice"] = names.empty() ? "" : names[o.winner];
+        json probs = json::object();
+        for (size_t i = 0; i < k && i < names.size(); ++i) probs[names[i]] = o.mean[i];
+        a["probabilities"] = probs;
+        a["confidence"] = o.confidence;
+    } else {
+        double score = 0;
+        json legend = json::object(), probs = json::object();
+        for (size_t i = 0; i < k; ++i) {
+            score += static_cast<double>(i) * o.mean[i];
+            legend[std::to_string(i)] = i < names.size() ? names[i] : "";
+            probs[std::to_string(i)] = o.mean[i];
+        }
+        a["score"] = score;
+        a["legend"] = legend;
+        a["probabilities"] = probs;
+        a["confidence"] = o.confidence;
+    }
+    return a;
+}
+
+nlohmann::json answers_json(const Decision& d, AnswerForm form) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& q : d.questions) out[q.id] = answer_json(q, form);
+    return out;
+}
+
+nlohmann::json diagnostics_json(const Decision& d) {
+    using nlohmann::json;
+    json questions = json::object();
+    json isolated = json::array();
+    for (const auto& q : d.questions) {
+        json entropies = json::array();
+        for (const auto& p : q.per_read) entropies.push_back(entropy_nats(p));
+        questions[q.id] = {{"pos", q.pos},
+                           {"entropy", entropies},
+                           {"label_mass", q.label_mass},
+                           {"argmax_is_label", q.argmax_is_label}};
+        if (q.isolated) isolated.push_back(q.id);
+    }
+    return {{"steps", 1},
+            {"layout", std::string(to_string(d.layout))},
+            {"isolated", isolated},
+            {"samples", {{"n", d.samples}}},
+            {"timing",
+             {{"total_ms", d.timings.total_ms},
+              {"reads", d.reads},
+              {"encode_ms", d.timings.encode_ms},
+              {"decode_ms", d.timings.decode_ms},
+              {"readout_ms", d.timings.readout_ms}}},
+            {"prompt_tokens", d.prompt_tokens},
+            {"questions", questions}};
+}
+
+nlohmann::json decision_json(const Decision& d, AnswerForm form) {
+    return {{"answers", answers_json(d, form)}, {"diagnostics", diagnostics_json(d)}};
+}
+
+namespace {
+
+double number_or(const nlohmann::json& j, const char* key, double fallback) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_number() ? it->get<double>() : fallback;
+}
+
+// The probability of alternative i in an answer's "probabilities", trying each key spelling the
+// servers use for it.
+std::optional<double> probability_of(const nlohmann::json& probs,
+                                     const std::vector<std::string>& keys) {
+    for (const auto& key : keys) {
+        auto it = probs.find(key);
+        if (it != probs.end() && it->is_number()) return it->get<double>();
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+Result<Decision> decision_from_json(const nlohmann::json& body, const Schema& schema,
+                                    AnswerForm form, std::string_view source) {
+    using nlohmann::json;
+    auto fail = [&](const std::string& what) {
+        return engine::remote_error(std::string(source) + ": " + what);
+    };
+    if (!body.is_object() || !body.contains("answers") || !body["answers"].is_object())
+        return fail("reply has no \"answers\" object");
+    const json& answers = body["answers"];
+    const json diag = body.contains("diagnostics") && body["diagnostics"].is_object()
+                          ? body["diagnostics"]
+                          : json::object();
+    const json dq = diag.contains("questions") && diag["questions"].is_object() ? diag["questions"]
+                                                                                : json::object();
+    std::vector<std::string> isolated;
+    if (diag.contains("isolated") && diag["isolated"].is_array())
+        for (const auto& id : diag["isolated"])
+            if (id.is_string()) isolated.push_back(id.get<std::string>());
+
+    Decision d;
+    for (const auto& q : schema.questions) {
+        auto it = answers.find(q.id);
+        if (it == answers.end()) return fail("reply has no answer for question \"" + q.id + "\"");
+        if (it->is_null()) continue;  // skipped by ask_if
+        const json& a = *it;
+        if (!a.is_object()) return fail("answer for question \"" + q.id + "\" is not an object");
+        QuestionOutcome o;
+        o.id = q.id;
+        o.type = q.type;
+        o.labels = q.labels();
+        o.alternatives = q.alternatives();
+        const size_t k = o.labels.size();
+        const json probs = a.contains("probabilities") && a["probabilities"].is_object()
+                               ? a["probabilities"]
+                               : json::object();
+        for (size_t i = 0; i < k; ++i) {
+            std::vector<std::string> keys{o.alternatives[i], o.labels[i]};
+            if (q.type == QuestionType::Noul) keys.push_back(i == 0 ? "true" : "false");
+            if (q.type == QuestionType::Score && form == AnswerForm::SystemOne)
+                keys.insert(keys.begin(), std::to_string(i));
+            auto p = probability_of(probs, keys);
+            if (!p && q.type == QuestionType::Noul && a.contains("noul") && a["noul"].is_number())
+                p = i == 0 ? a["noul"].get<double>() : 1.0 - a["noul"].get<double>();
+            if (!p)
+                return fail("answer for question \"" + q.id + "\" has no probability for \"" +
+                            o.alternatives[i] + "\"");
+            o.mean.push_back(*p);
+        }
+        finish_outcome(o);
+        // The server's own winner, when it names one (it is argmax of the mean, barring ties).
+        if (a.contains("label") && a["label"].is_string()) {
+            auto pos = std::find(o.labels.begin(), o.labels.end(), a["label"].get<std::string>());
+            if (pos != o.labels.end()) o.winner = static_cast<int>(pos - o.labels.begin());
+        } else if (q.type == QuestionType::Choice && a.contains("choice") &&
+                   a["choice"].is_string()) {
+            auto pos = std::find(o.alternatives.begin(), o.alternatives.end(),
+                                 a["choice"].get<std::string>());
+            if (pos != o.alternatives.end())
+                o.winner = static_cast<int>(pos - o.alternatives.begin());
+        }
+        o.confidence = number_or(a, "confidence", o.mean[o.winner]);
+        if (a.contains("stderr") && a["stderr"].is_number())
+            o.stderr_winner = a["stderr"].get<double>();
+        o.agreement = number_or(a, "agreement", 1.0);
+        if (dq.contains(q.id) && dq[q.id].is_object()) {
+            const json& qd = dq[q.id];
+            if (qd.contains("pos") && qd["pos"].is_number_integer()) o.pos = qd["pos"].get<int>();
+            o.label_mass = number_or(qd, "label_mass", 1.0);
+            if (qd.contains("argmax_is_label") && qd["argmax_is_label"].is_boolean())
+                o.argmax_is_label = qd["argmax_is_label"].get<bool>();
+        } else {
+            o.label_mass = 1.0;
+        }
+        o.isolated = std::find(isolated.begin(), isolated.end(), q.id) != isolated.end();
+        d.questions.push_back(std::move(o));
+    }
+
+    // samples.n is a count, or one count per chunk when the server split the schema.
+    d.samples = 1;
+    if (diag.contains("samples") && diag["samples"].is_object()) {
+        const json& n = diag["samples"].value("n", json());
+        if (n.is_number_integer()) d.samples = n.get<int>();
+        if (n.is_array())
+            for (const auto& x : n)
+                if (x.is_number_integer()) d.samples = std::max(d.samples, x.get<int>());
+    }
+    for (auto& o : d.questions)
+        if (d.samples == 1) o.per_read = {o.mean};  // one read: its distribution is the mean
+    if (diag.contains("layout") && diag["layout"].is_string())
+        if (auto l = parse_layout(diag["layout"].get<std::string>())) d.layout = *l;
+    if (diag.contains("prompt_tokens") && diag["prompt_tokens"].is_number_integer())
+        d.prompt_tokens = diag["prompt_tokens"].get<int>();
+    if (diag.contains("timing") && diag["timing"].is_object()) {
+        const json& t = diag["timing"];
+        d.timings.total_ms = number_or(t, "total_ms", 0);
+        d.timings.encode_ms = number_or(t, "encode_ms", number_or(t, "prefill_ms", 0));
+        d.timings.decode_ms = number_or(t, "decode_ms", number_or(t, "denoise_ms", 0));
+        d.timings.readout_ms = number_or(t, "readout_ms", 0);
+        if (t.contains("reads") && t["reads"].is_number_integer()) d.reads = t["reads"].get<int>();
+    }
+    if (body.contains("model") && body["model"].is_string())
+        d.model = body["model"].get<std::string>();
+    d.raw = body;
+    return d;
+}
+
+}  // namespace core
