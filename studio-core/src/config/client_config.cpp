@@ -1,0 +1,248 @@
+// Resolution of dgem's client settings: flag > environment > ./.dgem.yaml >
+// ~/.config/dgem/config.yaml > default (PROTOCOLS section 7).
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/config.h"
+
+namespace core {
+
+namespace {
+
+std::string trim(std::string s) {
+    auto not_space = [](unsigned char c) { return !std::isspace(c); };
+    s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
+    s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
+    return s;
+}
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+}
+
+// One config file's values with the line each came from.
+struct FileValues {
+    std::map<std::string, std::pair<std::string, int>> values;  // key -> (value, 1-based line)
+};
+
+const std::vector<std::string>& known_file_keys() {
+    static const std::vector<std::string> keys = {"url", "model", "timeout", "stats", "gcp_auth"};
+    return keys;
+}
+
+engine::Result<std::optional<FileValues>> read_config_file(const std::filesystem::path& path,
+                                                           std::vector<std::string>& warnings) {
+    std::error_code ec;
+    if (path.empty() || !std::filesystem::is_regular_file(path, ec))
+        return std::optional<FileValues>{};
+    std::ifstream in(path);
+    if (!in) return engine::bad_input(path.string() + ": cannot be read");
+    std::stringstream text;
+    text << in.rdbuf();
+    YAML::Node root;
+    try {
+        root = YAML::Load(text.str());
+    } catch (const YAML::ParserException& e) {
+        return engine::bad_input(path.string() + ":" + std::to_string(e.mark.line + 1) + ":" +
+                                 std::to_string(e.mark.column + 1) + ": invalid YAML: " + e.msg);
+    }
+    FileValues out;
+    if (root.IsNull()) return std::optional<FileValues>{out};
+    if (!root.IsMap())
+        return engine::bad_input(path.string() + ":" + std::to_string(root.Mark().line + 1) +
+                                 ": expected a mapping of keys (url, model, timeout, stats)");
+    for (auto it = root.begin(); it != root.end(); ++it) {
+        const std::string key = it->first.as<std::string>("");
+        const int line = it->first.Mark().line + 1;
+        const std::string where = path.string() + ":" + std::to_string(line);
+        if (key == "token" || key == "api_key" || key == "server_key") {
+            warnings.push_back(where + ": '" + key +
+                               "' is ignored: secrets live in the keychain (dgem auth set) or "
+                               "DGEM_TOKEN / DGEM_SERVER_KEY, never in a config file");
+            continue;
+        }
+        if (std::find(known_file_keys().begin(), known_file_keys().end(), key) ==
+            known_file_keys().end()) {
+            warnings.push_back(where + ": unknown key '" + key +
+                               "' ignored (known: url, model, timeout, stats, gcp_auth)");
+            continue;
+        }
+        if (!it->second.IsScalar())
+            return engine::bad_input(where + ": '" + key + "' must be a single value");
+        out.values[key] = {trim(it->second.Scalar()), line};
+    }
+    return std::optional<FileValues>{out};
+}
+
+}  // namespace
+
+EnvLookup process_environment() {
+    return [](const std::string& name) -> std::optional<std::string> {
+        const char* v = std::getenv(name.c_str());
+        if (!v) return std::nullopt;
+        return std::string(v);
+    };
+}
+
+ConfigPaths ConfigPaths::standard(const EnvLookup& env) {
+    ConfigPaths p;
+    p.project_file = std::filesystem::current_path() / ".dgem.yaml";
+    if (auto home = env("HOME"); home && !home->empty())
+        p.user_file = std::filesystem::path(*home) / ".config" / "dgem" / "config.yaml";
+    return p;
+}
+
+std::optional<double> parse_duration_seconds(const std::string& raw) {
+    std::string text = lower(trim(raw));
+    if (text.empty()) return std::nullopt;
+    double total = 0;
+    size_t i = 0;
+    bool any = false;
+    while (i < text.size()) {
+        size_t start = i;
+        while (i < text.size() &&
+               (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
+            ++i;
+        if (start == i) return std::nullopt;
+        double number = 0;
+        try {
+            number = std::stod(text.substr(start, i - start));
+        } catch (...) {
+            return std::nullopt;
+        }
+        size_t unit_start = i;
+        while (i < text.size() && std::isalpha(static_cast<unsigned char>(text[i]))) ++i;
+        std::string unit = text.substr(unit_start, i - unit_start);
+        double scale = 0;
+        if (unit.empty() || unit == "s")
+            scale = 1;
+        else if (unit == "ms")
+            scale = 1e-3;
+        else if (unit == "m")
+            scale = 60;
+        else if (unit == "h")
+            scale = 3600;
+        else
+            return std::nullopt;
+        if (unit.empty() && i < text.size()) return std::nullopt;
+        total += number * scale;
+        any = true;
+    }
+    if (!any || !std::isfinite(total) || total <= 0) return std::nullopt;
+    return total;
+}
+
+std::optional<bool> parse_bool(const std::string& raw) {
+    std::string t = lower(trim(raw));
+    if (t == "true" || t == "1" || t == "yes" || t == "on") return true;
+    if (t == "false" || t == "0" || t == "no" || t == "off" || t.empty()) return false;
+    return std::nullopt;
+}
+
+std::string mask_secret(const std::string& secret) {
+    if (secret.empty()) return "(none)";
+    return "******** (" + std::to_string(secret.size()) + " characters)";
+}
+
+std::vector<std::string> split_list(const std::string& list) {
+    std::vector<std::string> out;
+    std::stringstream in(list);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        item = trim(item);
+        if (!item.empty()) out.push_back(item);
+    }
+    return out;
+}
+
+std::string first_list_entry(const std::string& list) {
+    auto items = split_list(list);
+    return items.empty() ? std::string() : items.front();
+}
+
+double ClientConfig::timeout_seconds() const {
+    return parse_duration_seconds(timeout.value).value_or(kDefaultTimeoutSeconds);
+}
+bool ClientConfig::stats_enabled() const {
+    return parse_bool(stats.value).value_or(false);
+}
+bool ClientConfig::gcp_auth_enabled() const {
+    return parse_bool(gcp_auth.value).value_or(false);
+}
+
+std::vector<std::pair<std::string, const Setting*>> ClientConfig::listing() const {
+    return {
+        {"url", &url},           {"model", &model}, {"timeout", &timeout},      {"stats", &stats},
+        {"gcp_auth", &gcp_auth}, {"token", &token}, {"server_key", &server_key}};
+}
+
+engine::Result<ClientConfig> resolve_client_config(const ConfigFlags& flags, const EnvLookup& env,
+                                                   const ConfigPaths& paths) {
+    ClientConfig cfg;
+    auto project = read_config_file(paths.project_file, cfg.warnings);
+    if (!project) return project.error();
+    auto user = read_config_file(paths.user_file, cfg.warnings);
+    if (!user) return user.error();
+
+    // Walks the precedence chain for one setting.
+    auto resolve = [&](const std::string& key, const std::optional<std::string>& flag,
+                       const std::string& flag_name, const std::string& env_name, bool from_files,
+                       const std::string& fallback) {
+        if (flag) return Setting{*flag, "flag --" + flag_name};
+        if (!env_name.empty())
+            if (auto v = env(env_name); v && !trim(*v).empty())
+                return Setting{trim(*v), "env " + env_name};
+        if (from_files) {
+            for (const auto* file : {&project.value(), &user.value()}) {
+                const std::filesystem::path& path =
+                    file == &project.value() ? paths.project_file : paths.user_file;
+                if (!*file) continue;
+                auto it = (*file)->values.find(key);
+                if (it != (*file)->values.end())
+                    return Setting{it->second.first,
+                                   path.string() + ":" + std::to_string(it->second.second)};
+            }
+        }
+        if (!fallback.empty()) return Setting{fallback, "default"};
+        return Setting{"", "unset"};
+    };
+
+    cfg.url = resolve("url", flags.url, "url", "DGEM_URL", true, kDefaultServerUrl);
+    cfg.model = resolve("model", flags.model, "model", "DGEM_MODEL", true, "");
+    cfg.timeout = resolve("timeout", flags.timeout, "timeout", "DGEM_TIMEOUT", true, "120s");
+    cfg.stats = resolve("stats", flags.stats ? std::optional<std::string>("true") : std::nullopt,
+                        "stats", "DGEM_STATS", true, "false");
+    cfg.gcp_auth =
+        resolve("gcp_auth", flags.gcp_auth ? std::optional<std::string>("true") : std::nullopt,
+                "gcp-auth", "DGEM_GCP_AUTH", true, "false");
+    cfg.token = resolve("token", flags.token, "token", "DGEM_TOKEN", false, "");
+    cfg.token.secret = true;
+    Setting keys = resolve("server_key", std::nullopt, "", "DGEM_SERVER_KEY", false, "");
+    cfg.server_key = keys.is_set() ? Setting{first_list_entry(keys.value), keys.source} : keys;
+    cfg.server_key.secret = true;
+
+    if (!parse_duration_seconds(cfg.timeout.value))
+        return engine::bad_input(cfg.timeout.source + ": timeout '" + cfg.timeout.value +
+                                 "' is not a duration (accepted: 30, 30s, 1.5s, 500ms, 2m)");
+    if (!parse_bool(cfg.stats.value))
+        return engine::bad_input(cfg.stats.source + ": stats '" + cfg.stats.value +
+                                 "' is not true or false");
+    if (!parse_bool(cfg.gcp_auth.value))
+        return engine::bad_input(cfg.gcp_auth.source + ": gcp_auth '" + cfg.gcp_auth.value +
+                                 "' is not true or false");
+    const std::string& u = cfg.url.value;
+    if (u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0)
+        return engine::bad_input(cfg.url.source + ": url '" + u +
+                                 "' must start with http:// or https:// (e.g. " +
+                                 kDefaultServerUrl + ")");
+    return cfg;
+}
+
+}  // namespace core

@@ -1,0 +1,280 @@
+// dgem serve on cpp-httplib: routing, auth, admission, errors and the access log. The request
+// shapes are translated to Backend calls in server_routes.cpp.
+#include "core/decision_server.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include <httplib.h>
+
+#include "server_routes.h"
+
+namespace core {
+
+namespace {
+
+std::string json_error(const std::string& message, const std::string& type) {
+    return nlohmann::json{{"error", {{"message", message}, {"type", type}}}}.dump();
+}
+
+bool constant_time_equal(const std::string& a, const std::string& b) {
+    if (a.size() != b.size()) return false;
+    unsigned char diff = 0;
+    for (size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+    return diff == 0;
+}
+
+thread_local std::chrono::steady_clock::time_point request_started;
+
+}  // namespace
+
+Result<ServerOptions> ServerOptions::from_environment(const EnvLookup& env,
+                                                      const ServerOptions& base) {
+    ServerOptions o = base;
+    auto integer = [&](const char* name, int& out, int min, int max) -> Result<void> {
+        auto v = env(name);
+        if (!v || v->empty()) return {};
+        try {
+            size_t used = 0;
+            long n = std::stol(*v, &used);
+            if (used != v->size() || n < min || n > max) throw std::out_of_range("");
+            out = static_cast<int>(n);
+            return {};
+        } catch (...) {
+            return engine::bad_input(std::string(name) + "=" + *v +
+                                     ": expected a whole number from " + std::to_string(min) +
+                                     " to " + std::to_string(max));
+        }
+    };
+    if (auto r = integer("PORT", o.port, 0, 65535); !r) return r.error();
+    if (auto r = integer("MAX_INFLIGHT", o.max_inflight, 0, 100000); !r) return r.error();
+    if (auto r = integer("MAX_MODEL_LEN", o.max_model_len, 0, 1 << 24); !r) return r.error();
+    if (auto r = integer("HTTP_IDLE_TIMEOUT", o.idle_timeout_s, 1, 3600); !r) return r.error();
+    int body_limit = static_cast<int>(std::min<size_t>(o.body_limit, 1u << 30));
+    if (auto r = integer("MAX_BODY_BYTES", body_limit, 1024, 1 << 30); !r) return r.error();
+    o.body_limit = static_cast<size_t>(body_limit);
+    if (auto v = env("API_KEY"); v && !v->empty()) o.api_key = *v;
+    if (auto v = env("DGEM_SERVER_KEY"); v && !v->empty()) o.server_keys = split_list(*v);
+    if (auto v = env("DEFAULT_SAMPLES"); v && !v->empty()) {
+        bool ok = *v == "auto";
+        if (!ok) {
+            try {
+                size_t used = 0;
+                int n = std::stoi(*v, &used);
+                ok = used == v->size() && n >= 1 && n <= 32;
+            } catch (...) {
+            }
+        }
+        if (!ok)
+            return engine::bad_input("DEFAULT_SAMPLES=" + *v +
+                                     ": expected auto or a count from 1 to 32");
+        o.default_samples = *v;
+    }
+    if (auto v = env("DEFAULT_LAYOUT"); v && !v->empty()) {
+        if (!parse_layout(*v))
+            return engine::bad_input("DEFAULT_LAYOUT=" + *v +
+                                     ": expected document_first or schema_first");
+        o.default_layout = *v;
+    }
+    if (auto v = env("DEFAULT_ISOLATE"); v && !v->empty()) {
+        if (!parse_isolate(*v))
+            return engine::bad_input("DEFAULT_ISOLATE=" + *v +
+                                     ": expected auto, none, noul or all");
+        o.default_isolate = *v;
+    }
+    if (auto v = env("DEFAULT_SEED_TOKEN"); v && !v->empty()) {
+        if (!parse_seed_token(*v))
+            return engine::bad_input("DEFAULT_SEED_TOKEN=" + *v + ": expected random or fixed");
+        o.default_seed_token = *v;
+    }
+    return o;
+}
+
+struct DecisionServer::Impl {
+    std::shared_ptr<Backend> backend;
+    ServerOptions options;
+    engine::Engine* engine = nullptr;
+    httplib::Server http;
+    std::thread listener;
+    int bound_port = -1;
+    std::atomic<bool> running{false};
+    std::atomic<int> inflight{0};
+    std::unique_ptr<server::Routes> routes;
+
+    // Checks API_KEY and DGEM_SERVER_KEY; on failure fills a 401 and returns false.
+    bool authorised(const httplib::Request& req, httplib::Response& res) const {
+        if (!options.api_key.empty()) {
+            const std::string auth = req.get_header_value("Authorization");
+            if (!constant_time_equal(auth, "Bearer " + options.api_key)) {
+                res.status = 401;
+                res.set_header("Connection", "close");
+                res.set_content(
+                    json_error(auth.empty()
+                                   ? "missing bearer token (Authorization: Bearer <API_KEY>)"
+                                   : "wrong bearer token",
+                               "authentication_error"),
+                    "application/json");
+                return false;
+            }
+        }
+        if (!options.server_keys.empty()) {
+            const std::string key = req.get_header_value("X-DGem-Key");
+            bool match = false;
+            for (const auto& k : options.server_keys) match |= constant_time_equal(key, k);
+            if (!match) {
+                res.status = 401;
+                res.set_header("Connection", "close");
+                res.set_content(json_error(key.empty() ? "missing X-DGem-Key" : "wrong X-DGem-Key",
+                                           "authentication_error"),
+                                "application/json");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void log(const httplib::Request& req, const httplib::Response& res) const {
+        if (!options.access_log) return;
+        const double ms = std::chrono::duration<double, std::milli>(
+                              std::chrono::steady_clock::now() - request_started)
+                              .count();
+        char line[512];
+        // Path only: query strings and headers (tokens, keys) never reach the log.
+        std::snprintf(line, sizeof line, "%s %s %s %d %zu bytes %.1f ms", req.remote_addr.c_str(),
+                      req.method.c_str(), req.path.substr(0, 200).c_str(), res.status,
+                      req.body.size(), ms);
+        options.access_log(line);
+    }
+};
+
+DecisionServer::DecisionServer(std::shared_ptr<Backend> backend, ServerOptions options,
+                               engine::Engine* engine)
+    : impl_(std::make_unique<Impl>()) {
+    impl_->backend = std::move(backend);
+    impl_->options = std::move(options);
+    impl_->engine = engine;
+}
+
+DecisionServer::~DecisionServer() {
+    stop();
+}
+
+int DecisionServer::port() const {
+    return impl_->bound_port;
+}
+bool DecisionServer::running() const {
+    return impl_->running.load();
+}
+
+Result<void> DecisionServer::start() {
+    Impl& s = *impl_;
+    if (s.running) return {};
+    s.routes = std::make_unique<server::Routes>(s.backend, s.options, s.engine, s.inflight);
+    auto& http = s.http;
+    const int threads = std::max(4, s.options.threads);
+    http.new_task_queue = [threads] {
+        return new httplib::ThreadPool(static_cast<size_t>(threads));
+    };
+    http.set_payload_max_length(s.options.body_limit);
+    http.set_keep_alive_timeout(s.options.idle_timeout_s);
+    http.set_read_timeout(std::max(5, s.options.idle_timeout_s), 0);
+    http.set_write_timeout(600, 0);
+    http.set_tcp_nodelay(true);
+
+    Impl* self = impl_.get();
+    http.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
+        request_started = std::chrono::steady_clock::now();
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
+    http.set_logger(
+        [self](const httplib::Request& req, const httplib::Response& res) { self->log(req, res); });
+    http.set_exception_handler(
+        [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+            std::string what = "internal error";
+            try {
+                if (ep) std::rethrow_exception(ep);
+            } catch (const std::exception& e) {
+                what += std::string(": ") + e.what();
+            } catch (...) {
+            }
+            res.status = 500;
+            res.set_content(json_error(what, "server_error"), "application/json");
+        });
+    http.set_error_handler(httplib::Server::HandlerWithResponse(
+        [](const httplib::Request& req, httplib::Response& res) {
+            if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+            if (res.status == 413)
+                res.set_content(json_error("request body over the server's limit (MAX_BODY_BYTES)",
+                                           "invalid_request_error"),
+                                "application/json");
+            else if (res.status == 404)
+                res.set_content(
+                    json_error(
+                        "unknown route " + req.method + " " + req.path +
+                            " (routes: GET /health, POST /v1/chat/completions, POST /v1/systemone)",
+                        "invalid_request_error"),
+                    "application/json");
+            else
+                res.set_content(
+                    json_error("HTTP " + std::to_string(res.status), "invalid_request_error"),
+                    "application/json");
+            return httplib::Server::HandlerResponse::Handled;
+        }));
+
+    auto health = [self](const httplib::Request&, httplib::Response& res) {
+        self->routes->health(res);
+    };
+    http.Get("/health", health);
+    http.Get("/", health);
+    http.Get("/invoke/health", health);
+    auto post = [self](void (server::Routes::*route)(const httplib::Request&, httplib::Response&)) {
+        return [self, route](const httplib::Request& req, httplib::Response& res) {
+            if (!self->authorised(req, res)) return;
+            (self->routes.get()->*route)(req, res);
+        };
+    };
+    http.Post("/v1/chat/completions", post(&server::Routes::chat_completions));
+    http.Post("/invoke/v1/chat/completions", post(&server::Routes::chat_completions));
+    http.Post("/predict", post(&server::Routes::chat_completions));
+    http.Post("/rawPredict", post(&server::Routes::chat_completions));
+    http.Post("/v1/systemone", post(&server::Routes::systemone));
+    http.Post("/invoke/v1/systemone", post(&server::Routes::systemone));
+
+    bool bound = false;
+    if (s.options.port == 0) {
+        s.bound_port = http.bind_to_any_port(s.options.host);
+        bound = s.bound_port > 0;
+    } else {
+        bound = http.bind_to_port(s.options.host, s.options.port);
+        s.bound_port = s.options.port;
+    }
+    if (!bound)
+        return engine::bad_input("cannot listen on " + s.options.host + ":" +
+                                 std::to_string(s.options.port) +
+                                 " (in use, or not an address of this machine)");
+    s.running = true;
+    s.listener = std::thread([self] {
+        self->http.listen_after_bind();
+        self->running = false;
+    });
+    return {};
+}
+
+void DecisionServer::stop() {
+    if (!impl_) return;
+    Impl& s = *impl_;
+    // httplib's stop closes the listening socket; listen_after_bind then shuts its worker pool
+    // down, which lets every request in flight finish before the threads are joined.
+    if (s.listener.joinable()) {
+        // stop() is ignored until the accept loop runs: wait for it to start (bounded).
+        for (int i = 0; i < 5000 && s.running && !s.http.is_running(); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        s.http.stop();
+        s.listener.join();
+    }
+    s.running = false;
+}
+
+}  // namespace core

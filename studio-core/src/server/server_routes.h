@@ -1,0 +1,40 @@
+#pragma once
+// The request handlers of dgem serve: wire shapes in, Backend / Engine calls, wire shapes out.
+// Every failure becomes a JSON error reply ({"error": {"message", "type"}}) with its status.
+
+#include <atomic>
+#include <memory>
+
+#include <httplib.h>
+
+#include "core/backend.h"
+#include "core/decision_server.h"
+
+namespace core::server {
+
+class Routes {
+  public:
+    Routes(std::shared_ptr<Backend> backend, const ServerOptions& options, engine::Engine* engine,
+           std::atomic<int>& inflight);
+
+    void health(httplib::Response& res);
+    void chat_completions(const httplib::Request& req, httplib::Response& res);
+    void systemone(const httplib::Request& req, httplib::Response& res);
+
+  private:
+    struct Admission;
+    std::shared_ptr<Admission> admit(httplib::Response& res);
+
+    void decision_form(const nlohmann::ordered_json& body,
+                       const nlohmann::ordered_json& schema_json, const std::string& state_text,
+                       httplib::Response& res);
+    void generative_form(const nlohmann::ordered_json& body, httplib::Response& res);
+    void structured_read(const nlohmann::ordered_json& body, httplib::Response& res);
+
+    std::shared_ptr<Backend> backend_;
+    const ServerOptions& options_;
+    engine::Engine* engine_;
+    std::atomic<int>& inflight_;
+};
+
+}  // namespace core::server
