@@ -44,8 +44,8 @@ int dump(const std::string& model_dir, const std::string& json_path) {
         for (auto& id : row) id = any(rng);
         req.rows.push_back(row);
     }
-    req.slots = {4, 12, 25};
-    for (size_t s = 0; s < req.slots.size(); ++s)
+    req.slot_positions = {4, 12, 25};
+    for (size_t s = 0; s < req.slot_positions.size(); ++s)
         req.labels.push_back({any(rng), any(rng), any(rng)});
     auto out = engine::gpu_bench::dump_slots(req);
     if (!out) {

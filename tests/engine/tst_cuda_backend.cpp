@@ -4,13 +4,7 @@
 // memory plan's refusal of a model that cannot fit. Without a CUDA device the whole test is
 // skipped (exit code 77, which ctest reports as skipped).
 
-#include <QTemporaryDir>
-#include <QtTest>
-
-#include <cmath>
-#include <cstdio>
-#include <random>
-
+// Engine headers first: engine.h names a member `slots`, which Qt's keyword macro would eat.
 #include "engine/engine.h"
 
 #ifdef DS_HAVE_CUDA
@@ -22,7 +16,16 @@
 
 using engine::TokenId;
 namespace backend = engine::backend;
+#endif  // DS_HAVE_CUDA
 
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+#ifdef DS_HAVE_CUDA
 namespace {
 
 // MODEL-SPEC section 6: the chat prompt "Why is the sky blue?" with thinking off.
@@ -63,16 +66,16 @@ SlotBatch make_batch(int vocab) {
     std::uniform_int_distribution<int> any(0, vocab - 1);
     b.ids.resize(static_cast<size_t>(b.rows * b.width));
     for (auto& id : b.ids) id = any(rng);
-    const int slots[] = {3, 17, 30};
-    for (int r = 0; r < b.rows; ++r)
-        for (int s : slots) {
-            std::vector<TokenId> l;
-            for (int k = 0; k < 5; ++k) l.push_back(any(rng));
-            b.labels.push_back(l);
-        }
+    const int slot_positions[] = {3, 17, 30};
+    const size_t slot_count = static_cast<size_t>(b.rows) * std::size(slot_positions);
+    for (size_t q = 0; q < slot_count; ++q) {
+        std::vector<TokenId> l;
+        for (int k = 0; k < 5; ++k) l.push_back(any(rng));
+        b.labels.push_back(l);
+    }
     size_t q = 0;
     for (int r = 0; r < b.rows; ++r)
-        for (int s : slots) b.queries.push_back({r, s, b.labels[q++]});
+        for (int s : slot_positions) b.queries.push_back({r, s, b.labels[q++]});
     return b;
 }
 

@@ -52,7 +52,7 @@ struct SlotDumpRequest {
     std::vector<TokenId> prompt;
     int width = 0;
     std::vector<std::vector<TokenId>> rows;
-    std::vector<int> slots;                    // the same positions in every row
+    std::vector<int> slot_positions;           // the same positions in every row
     std::vector<std::vector<TokenId>> labels;  // per slot
 };
 // JSON text: {"device":..., "rows":[[{"pos":p,"logprobs":[...],"argmax":id}, ...], ...]}.

@@ -102,6 +102,18 @@ class ComputeBackend {
                                                           const DecodeBatch& batch,
                                                           const CancelToken& cancel) = 0;
 
+    // Encoder pass of `prompt_ids` and decoder pass of `batch` over the resulting cache. A backend
+    // that can run both in ONE sweep over the weights (layer l of the canvas rows needs only layer
+    // l of the prompt's K/V) overrides this and says so in fuses_encode_decode(); the default runs
+    // encode() then decode().
+    virtual Result<std::unique_ptr<DecodedCanvas>> encode_and_decode(
+        KvCache& cache, std::span<const TokenId> prompt_ids, const DecodeBatch& batch,
+        const CancelToken& cancel) {
+        if (auto r = encode(cache, prompt_ids, cancel); !r) return r.error();
+        return decode(cache, batch, cancel);
+    }
+    virtual bool fuses_encode_decode() const { return false; }
+
     // Full soft-capped logits of every position: out = [rows*width*vocab] fp32, row-major
     // (row, position, vocab). Used by generation.
     virtual Result<void> logits(const DecodedCanvas& canvas, std::vector<float>& out) = 0;

@@ -662,10 +662,10 @@ class CudaBackendImpl final : public CudaBackend {
 
         const size_t gu_rows = static_cast<size_t>(2) * MI;
         DS_TRY(grouped_gemm(L.experts_gate_up, gu_rows * H_, xe_.as<bf16_t>(), H_,
-                            gue_.as<bf16_t>(), static_cast<int>(gu_rows)));
+                            gue_.as<bf16_t>(), static_cast<int>(gu_rows), 0));
         gelu_gate_bf16(gue_.as<bf16_t>(), A, MI, acte_.as<bf16_t>(), stream_);
         DS_TRY(grouped_gemm(L.experts_down, static_cast<size_t>(H_) * MI, acte_.as<bf16_t>(), MI,
-                            ye_.as<bf16_t>(), H_));
+                            ye_.as<bf16_t>(), H_, 1));
         moe_combine(ye_.as<bf16_t>(), slot_of_.as<int32_t>(), rw_.as<float>(), N, K, H_,
                     m_.as<float>(), stream_);
         return {};
@@ -673,9 +673,11 @@ class CudaBackendImpl final : public CudaBackend {
 
     // For every expert e with rows: Y[off_e .. +count_e] = X[off_e ..] * W_e^T, where W_e is
     // [out x in] at W + e * w_stride; bf16 in and out, fp32 accumulation. One grouped cuBLAS
-    // call where the library supports it, one GEMM per expert otherwise.
+    // call where the library supports it, one GEMM per expert otherwise. `region` (0 or 1)
+    // picks the device pointer arrays, so the two calls of a layer do not overwrite each other's;
+    // the previous layer's calls are complete (experts() waited for the expert counts).
     Result<void> grouped_gemm(const bf16_t* W, size_t w_stride, const bf16_t* X, int in, bf16_t* Y,
-                              int out) {
+                              int out, int region) {
         const int E = static_cast<int>(counts_host_.size());
         if (grouped_supported_) {
             std::vector<const void*> a, b;
@@ -704,21 +706,20 @@ class CudaBackendImpl final : public CudaBackend {
             }
             const int groups = static_cast<int>(a.size());
             if (groups == 0) return {};
-            // Device pointer arrays: [A | B | C], each `groups` long; the previous call's arrays
-            // may still be read by the device, so wait for it before overwriting.
-            DS_CUDA_TRY(cudaStreamSynchronize(stream_));
+            // Device pointer arrays: [A | B | C], each `groups` long. (A pageable-memory copy:
+            // the host vector may go once the call returns.)
             std::vector<const void*> all;
             all.insert(all.end(), a.begin(), a.end());
             all.insert(all.end(), b.begin(), b.end());
             all.insert(all.end(), cptr.begin(), cptr.end());
-            DS_CUDA_TRY(cudaMemcpyAsync(ptrs_.get(), all.data(), all.size() * sizeof(void*),
+            auto** dptr = ptrs_.as<const void*>() + static_cast<size_t>(region) * 3 * E;
+            DS_CUDA_TRY(cudaMemcpyAsync(dptr, all.data(), all.size() * sizeof(void*),
                                         cudaMemcpyHostToDevice, stream_));
-            auto** dptr = ptrs_.as<const void*>();
             const cublasStatus_t st = cublasGemmGroupedBatchedEx(
                 blas_, ta.data(), tb.data(), m.data(), nn.data(), k.data(), alpha.data(), dptr,
                 CUDA_R_16BF, lda.data(), dptr + groups, CUDA_R_16BF, ldb.data(), beta.data(),
-                ptrs_.as<void*>() + 2 * groups, CUDA_R_16BF, ldc.data(), groups, size.data(),
-                CUBLAS_COMPUTE_32F);
+                ptrs_.as<void*>() + static_cast<size_t>(region) * 3 * E + 2 * groups, CUDA_R_16BF,
+                ldc.data(), groups, size.data(), CUBLAS_COMPUTE_32F);
             if (st == CUBLAS_STATUS_SUCCESS) return {};
             if (st != CUBLAS_STATUS_NOT_SUPPORTED && st != CUBLAS_STATUS_INVALID_VALUE)
                 return cublas_error(st, "cublasGemmGroupedBatchedEx");

@@ -45,9 +45,8 @@ class CudaBackend : public backend::ComputeBackend {
     // Encoder pass of `prompt_ids` (appended to `cache`) and decoder pass of `batch` over the
     // resulting cache, layer by layer in one sweep over the weights when everything fits one pass
     // (kDefaultPassTokens); otherwise the same result in several passes.
-    virtual Result<std::unique_ptr<backend::DecodedCanvas>> encode_and_decode(
-        backend::KvCache& cache, std::span<const TokenId> prompt_ids,
-        const backend::DecodeBatch& batch, const CancelToken& cancel) = 0;
+    // (ComputeBackend::encode_and_decode, overridden: one sweep.)
+    bool fuses_encode_decode() const override { return true; }
     // Bytes of weights a full pass reads (all experts): the floor's numerator.
     virtual uint64_t weight_bytes() const = 0;
     // Waits for all queued device work (for benchmarks' timers).

@@ -145,8 +145,8 @@ Result<std::string> dump_slots(const SlotDumpRequest& req) {
     if (!dec) return dec.error();
     std::vector<backend::PositionQuery> queries;
     for (int r = 0; r < batch.rows; ++r)
-        for (size_t s = 0; s < req.slots.size(); ++s)
-            queries.push_back({r, req.slots[s], req.labels[s]});
+        for (size_t s = 0; s < req.slot_positions.size(); ++s)
+            queries.push_back({r, req.slot_positions[s], req.labels[s]});
     auto read = b.read_positions(*dec.value(), queries);
     if (!read) return read.error();
     nlohmann::json out;
@@ -155,11 +155,12 @@ Result<std::string> dump_slots(const SlotDumpRequest& req) {
     size_t q = 0;
     for (int r = 0; r < batch.rows; ++r) {
         nlohmann::json row = nlohmann::json::array();
-        for (size_t s = 0; s < req.slots.size(); ++s, ++q) {
+        for (size_t s = 0; s < req.slot_positions.size(); ++s, ++q) {
             const auto& pr = read.value()[q];
             std::vector<float> lp;
             for (float l : pr.logits) lp.push_back(l - pr.logsumexp);
-            row.push_back({{"pos", req.slots[s]}, {"logprobs", lp}, {"argmax", pr.argmax}});
+            row.push_back(
+                {{"pos", req.slot_positions[s]}, {"logprobs", lp}, {"argmax", pr.argmax}});
         }
         out["rows"].push_back(row);
     }
