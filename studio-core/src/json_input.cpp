@@ -53,7 +53,8 @@ bool parse_json_input_raw(std::string_view text, nlohmann::json& out, JsonInputE
                           int max_depth) {
     if (const size_t deep = too_deep_at(text, max_depth); deep != std::string_view::npos) {
         error = {deep, "JSON nested more than " + std::to_string(max_depth) +
-                           " levels deep; the limit is " + std::to_string(max_depth)};
+                           " levels deep (at most " + std::to_string(max_depth) +
+                           " levels of arrays and objects are accepted)"};
         return false;
     }
     try {

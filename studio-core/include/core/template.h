@@ -15,6 +15,8 @@
 // Values are JSON: a missing key renders as "<no value>" like Go; `default D V` returns D when V
 // is missing, null or a string that is empty after trimming white space (dgem's rule: false and
 // 0 are kept). toJson writes what Go's encoding/json writes (sorted keys, <>& escaped as \u003c..).
+// Deviations, all in the direction of accepting more: JSON integers are Go ints (so "%d" prints
+// them; Go would see float64), and numbers compare by value (Go refuses int against float64).
 //
 // Bad input never crashes: every error is engine::ErrorKind::BadInput with one line
 // "file:line:col: message" (column counted in characters). Limits: sources over
