@@ -32,6 +32,13 @@ else
     tail -30 "$OUT/configure.log" "$OUT/build.log"
 fi
 
+# The Engine-level CUDA test needs the Gemma tokenizer; the GPU machine has no network, so use a
+# copy brought along with the tree (build/models/tokenizer) when the build dir has none.
+if [[ ! -f "$BUILD/models/tokenizer/tokenizer.json" && -f "$ROOT/build/models/tokenizer/tokenizer.json" ]]; then
+    mkdir -p "$BUILD/models/tokenizer"
+    cp "$ROOT/build/models/tokenizer/tokenizer.json" "$BUILD/models/tokenizer/"
+fi
+
 if [[ ${RESULT[build]} == ok ]]; then
     step "CUDA tests"
     if (cd "$BUILD" && timeout 240 ctest -R cuda --output-on-failure) 2>&1 | tee "$OUT/ctest.log"; then

@@ -31,6 +31,19 @@ def load_transformers():
     return torch, transformers, cls, cfg_cls
 
 
+def make_cache(model):
+    try:
+        from transformers import DynamicCache
+    except ImportError:
+        return None
+    for build in (lambda: DynamicCache(config=model.config), lambda: DynamicCache()):
+        try:
+            return build()
+        except Exception:
+            continue
+    return None
+
+
 def canvas_logits(torch, model, prompt, rows):
     """Soft-capped decoder logits [rows, width, vocab] for canvases over one encoded prompt."""
     params = inspect.signature(model.forward).parameters
@@ -50,8 +63,14 @@ def canvas_logits(torch, model, prompt, rows):
     last_error = None
     for prompt_kw, canvas_kw in attempts:
         try:
+            kwargs = {prompt_kw: p.expand(c.shape[0], -1), canvas_kw: c}
+            # Inference path: the encoder fills a KV cache that the decoder reads (without one,
+            # transformers takes its training path).
+            cache = make_cache(model)
+            if cache is not None and "past_key_values" in params:
+                kwargs["past_key_values"] = cache
             with torch.no_grad():
-                out = model(**{prompt_kw: p.expand(c.shape[0], -1), canvas_kw: c})
+                out = model(**kwargs)
             logits = out.logits if hasattr(out, "logits") else out[0]
             return logits[:, -c.shape[1]:, :].float()
         except Exception as e:  # report and try the next spelling
