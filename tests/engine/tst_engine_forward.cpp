@@ -226,6 +226,42 @@ class TestEngineForward : public QObject {
         QVERIFY(!bad.ok());
     }
 
+    void bf16ModelRuns() {
+        // The same random weights stored as bf16: the loader converts them, the logits stay close
+        // to the f32 model's (bf16 keeps 8 bits of mantissa) and the argmax mostly agrees.
+        const fs::path b = fs::path(tmp_.path().toStdString()) / "tiny-bf16";
+        engine::TinyModelOptions o;
+        o.out_dir = b;
+        o.seed = 3;
+        o.dtype = "bf16";
+        QVERIFY(engine::write_tiny_model(o).ok());
+        auto p = long_prompt(40);
+        std::vector<std::vector<TokenId>> canvas = {row(16, 8, {}).ids};
+        auto f = engine::trace_forward(dir_, p, canvas);
+        auto h = engine::trace_forward(b, p, canvas);
+        QVERIFY2(h.ok(), h.ok() ? "" : h.error().message.c_str());
+        QVERIFY(f.ok());
+        double diff = 0, mag = 0;
+        int agree = 0;
+        const size_t V = 262144;
+        for (size_t pos = 0; pos < 16; ++pos) {
+            size_t af = 0, ah = 0;
+            for (size_t j = 0; j < V; ++j) {
+                const size_t i = pos * V + j;
+                diff += std::abs(f->logits[i] - h->logits[i]);
+                mag += std::abs(f->logits[i]);
+                if (f->logits[i] > f->logits[pos * V + af]) af = j;
+                if (h->logits[i] > h->logits[pos * V + ah]) ah = j;
+            }
+            agree += af == ah;
+        }
+        qInfo("bf16 vs f32: mean |diff| / mean |logit| = %.4f, argmax agreement %d/16", diff / mag,
+              agree);
+        QVERIFY(diff > 0);
+        QVERIFY(diff / mag < 0.08);
+        QVERIFY(agree >= 10);
+    }
+
     void contextLimit() {
         engine::SlotReadRequest req;
         req.prompt_ids = long_prompt(engine_->info().max_context - 10);

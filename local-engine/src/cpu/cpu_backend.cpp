@@ -298,7 +298,7 @@ class CpuBackend : public ComputeBackend {
                         p.arg = static_cast<TokenId>(b + j);
                     }
                 double s = 0;
-                for (int64_t j = 0; j < n; ++j) s += std::exp(static_cast<double>(row[j] - p.max));
+                for (int64_t j = 0; j < n; ++j) s += std::exp(row[j] - p.max);
                 p.sum = s;
                 parts[ci * Q + i] = p;
             }

@@ -10,6 +10,7 @@
 //   commit a; finish when it holds a stop id (cut there), else encode it and go on.
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <deque>
@@ -31,8 +32,8 @@ struct PositionStats {
 };
 
 // Softmax statistics of one position's temperature-scaled logits `z`, and an inverse-CDF sample
-// with the uniform draw `u`.
-PositionStats position_stats(const float* z, int64_t V, double u) {
+// with the uniform draw `u`. `scratch` holds V floats (the exponentials, computed once).
+PositionStats position_stats(const float* z, int64_t V, double u, float* scratch) {
     PositionStats st;
     float m = z[0];
     for (int64_t j = 1; j < V; ++j)
@@ -42,17 +43,19 @@ PositionStats position_stats(const float* z, int64_t V, double u) {
         }
     double sum = 0, weighted = 0;
     for (int64_t j = 0; j < V; ++j) {
-        const double e = std::exp(static_cast<double>(z[j]) - m);
+        const float d = z[j] - m;
+        const float e = std::exp(d);
+        scratch[j] = e;
         sum += e;
-        weighted += e * (static_cast<double>(z[j]) - m);
+        weighted += static_cast<double>(e) * d;
     }
     // H = log(sum) - E[z - m].
     st.entropy = std::max(0.0, std::log(sum) - weighted / sum);
     const double target = u * sum;
     double acc = 0;
-    st.sample = static_cast<TokenId>(V - 1);
+    st.sample = st.argmax;  // only reached through rounding at the very end of the CDF
     for (int64_t j = 0; j < V; ++j) {
-        acc += std::exp(static_cast<double>(z[j]) - m);
+        acc += scratch[j];
         if (acc > target) {
             st.sample = static_cast<TokenId>(j);
             break;
@@ -98,6 +101,7 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
     std::vector<TokenId> x(static_cast<size_t>(W));
     std::vector<PositionStats> stats(static_cast<size_t>(W));
     std::vector<double> draws(static_cast<size_t>(W));
+    std::vector<std::vector<float>> scratch;  // one exp buffer per pool chunk
     for (int ci = 0; ci < canvases; ++ci) {
         for (auto& id : x) id = static_cast<TokenId>(rng.below(static_cast<uint32_t>(V)));
         bool have_sc = false;
@@ -119,12 +123,19 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
             const double temperature = defaults.t_min + (defaults.t_max - defaults.t_min) *
                                                             (static_cast<double>(n) / steps);
             for (auto& u : draws) u = rng.uniform();
-            pool.parallel_for(W, [&](int64_t p) {
-                float* row = &z[static_cast<size_t>(p * V)];
-                const float t = static_cast<float>(temperature);
-                for (int64_t j = 0; j < V; ++j) row[j] /= t;
-                stats[static_cast<size_t>(p)] =
-                    position_stats(row, V, draws[static_cast<size_t>(p)]);
+            if (scratch.size() < static_cast<size_t>(pool.size()))
+                scratch.resize(static_cast<size_t>(pool.size()));
+            std::atomic<int> next_scratch{0};
+            pool.parallel_chunks(W, [&](int64_t b, int64_t e) {
+                std::vector<float>& buf = scratch[static_cast<size_t>(next_scratch++)];
+                buf.resize(static_cast<size_t>(V));
+                for (int64_t p = b; p < e; ++p) {
+                    float* row = &z[static_cast<size_t>(p * V)];
+                    const float t = static_cast<float>(temperature);
+                    for (int64_t j = 0; j < V; ++j) row[j] /= t;
+                    stats[static_cast<size_t>(p)] =
+                        position_stats(row, V, draws[static_cast<size_t>(p)], buf.data());
+                }
             });
 
             // Acceptance: ascending entropy (stable on position), cumulative entropy before each
