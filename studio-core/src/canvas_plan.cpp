@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/chat_template.h"
+#include "engine/engine.h"
 
 namespace core {
 
@@ -224,9 +225,10 @@ std::vector<TokenId> noise_canvas(const ReadGroup& group, uint64_t seed, SeedTok
     std::vector<TokenId> canvas = group.canvas_ids;
     std::vector<TokenId> noise =
         seed_token == SeedToken::Random
-            ? noise_ids(seed, static_cast<int>(group.slots.size()))
-            : std::vector<TokenId>(group.slots.size(), engine::tokens::kPad);
-    for (size_t i = 0; i < group.slots.size(); ++i) canvas[group.slots[i].pos] = noise[i];
+            ? noise_ids(seed, static_cast<int>(group.answer_slots.size()))
+            : std::vector<TokenId>(group.answer_slots.size(), engine::tokens::kPad);
+    for (size_t i = 0; i < group.answer_slots.size(); ++i)
+        canvas[group.answer_slots[i].pos] = noise[i];
     return canvas;
 }
 
@@ -297,7 +299,7 @@ Result<void> resolve_slots(const Schema& schema, ReadGroup& group, bool indexed,
                     return bad_input("question \"" + q.id + "\": labels \"" + labels[a] +
                                      "\" and \"" + labels[b] + "\" tokenize to the same id " +
                                      std::to_string(slot.label_ids[a]));
-        group.slots.push_back(std::move(slot));
+        group.answer_slots.push_back(std::move(slot));
     }
     group.template_length = static_cast<int>(base.size());
     group.width = std::min(canvas_length, (need + kCanvasStep - 1) / kCanvasStep * kCanvasStep);
@@ -306,11 +308,11 @@ Result<void> resolve_slots(const Schema& schema, ReadGroup& group, bool indexed,
     group.canvas_ids.resize(group.width, engine::tokens::kPad);
 
     std::set<TokenId> ids;
-    for (const auto& s : group.slots) ids.insert(s.label_ids.begin(), s.label_ids.end());
+    for (const auto& s : group.answer_slots) ids.insert(s.label_ids.begin(), s.label_ids.end());
     group.label_union.assign(ids.begin(), ids.end());
     if (group.label_union.size() > static_cast<size_t>(max_label_ids)) {
         std::vector<std::string> qids;
-        for (const auto& s : group.slots) qids.push_back(s.question);
+        for (const auto& s : group.answer_slots) qids.push_back(s.question);
         return bad_input("schema: one read of " + join_ids(qids) + " needs " +
                          std::to_string(group.label_union.size()) +
                          " distinct label tokens; a read carries at most " +
@@ -416,7 +418,7 @@ engine::SlotReadRequest to_request(const CanvasPlan& plan, int group,
         if (r.group != group) continue;
         engine::CanvasRow row;
         row.ids = r.canvas_ids;
-        for (const auto& s : g.slots) row.slots.push_back({s.pos, s.label_ids});
+        for (const auto& s : g.answer_slots) row.slots.push_back({s.pos, s.label_ids});
         req.rows.push_back(std::move(row));
     }
     return req;
@@ -437,7 +439,7 @@ nlohmann::json plan_json(const CanvasPlan& plan, const Schema& schema) {
     for (size_t g = 0; g < plan.groups.size(); ++g) {
         const ReadGroup& group = plan.groups[g];
         json gslots = json::array();
-        for (const auto& s : group.slots) {
+        for (const auto& s : group.answer_slots) {
             json sj = {{"question", s.question},
                        {"pos", s.pos},
                        {"labels", s.labels},

@@ -7,6 +7,7 @@
 #include "core/canvas_plan.h"
 #include "core/chat_template.h"
 #include "core/read_stats.h"
+#include "engine/engine.h"
 
 namespace core {
 
@@ -66,6 +67,8 @@ Result<std::unique_ptr<LocalBackend>> LocalBackend::open(const engine::EngineOpt
 
 LocalBackend::LocalBackend(std::unique_ptr<engine::Engine> engine) : engine_(std::move(engine)) {}
 
+LocalBackend::~LocalBackend() = default;
+
 std::string LocalBackend::describe() const {
     const auto& info = engine_->info();
     return "local " + info.device + " (" + info.name + ")";
@@ -116,12 +119,12 @@ Result<Decision> LocalBackend::decide(const DecideRequest& request, const Progre
     d.backend = describe();
     for (int g = 0; g < ngroups; ++g) {
         const ReadGroup& group = plan.groups[g];
-        for (size_t s = 0; s < group.slots.size(); ++s) {
+        for (size_t s = 0; s < group.answer_slots.size(); ++s) {
             std::vector<SlotRead> per_read;
             for (const auto& row : reads[g].rows) per_read.push_back(row[s]);
-            const int qi = group.slots[s].question_index;
+            const int qi = group.answer_slots[s].question_index;
             QuestionOutcome o = aggregate_reads(schema.questions[qi], per_read);
-            o.pos = group.slots[s].pos;
+            o.pos = group.answer_slots[s].pos;
             o.isolated = group.isolated;
             d.questions[qi] = std::move(o);
         }
@@ -138,9 +141,9 @@ Result<Decision> LocalBackend::decide(const DecideRequest& request, const Progre
     nlohmann::json extended = nlohmann::json::array(), first = nlohmann::json::object();
     for (int g = 0; g < ngroups; ++g) {
         extended.push_back(reads[g].extended);
-        for (size_t s = 0; s < plan.groups[g].slots.size() && s < reads[g].first_entropy.size();
-             ++s)
-            first[plan.groups[g].slots[s].question] = reads[g].first_entropy[s];
+        for (size_t s = 0;
+             s < plan.groups[g].answer_slots.size() && s < reads[g].first_entropy.size(); ++s)
+            first[plan.groups[g].answer_slots[s].question] = reads[g].first_entropy[s];
     }
     diag["samples"]["policy"] = plan.samples.automatic
                                     ? nlohmann::json{{"mode", "auto"},

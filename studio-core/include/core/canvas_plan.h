@@ -28,8 +28,13 @@
 
 #include "core/backend.h"
 #include "core/schema.h"
-#include "engine/engine.h"
 #include "engine/tokenizer.h"
+
+// engine/engine.h is not included here: its CanvasRow::slots member collides with Qt's `slots`
+// macro in translation units that include Qt headers first. Include it where to_request is used.
+namespace engine {
+struct SlotReadRequest;
+}
 
 namespace core {
 
@@ -71,8 +76,8 @@ struct ReadGroup {
     std::vector<TokenId> canvas_ids;  // template (first labels), <turn|>, pads: `width` ids
     int template_length = 0;          // thought block + answer tokens, before <turn|>
     int width = 0;
-    std::vector<PlanSlot> slots;
-    std::vector<TokenId> label_union;  // sorted distinct label ids of the group's slots
+    std::vector<PlanSlot> answer_slots;  // one per question, in order
+    std::vector<TokenId> label_union;    // sorted distinct label ids of the group's slots
 };
 
 // One canvas row: a noise draw of one group.

@@ -8,7 +8,13 @@
 #include <string>
 
 #include "core/backend.h"
-#include "engine/engine.h"
+
+// Declared, not included: engine/engine.h's CanvasRow::slots member collides with Qt's `slots`
+// macro, and this header is included by Qt code.
+namespace engine {
+class Engine;
+struct EngineOptions;
+}  // namespace engine
 
 namespace core {
 
@@ -17,6 +23,7 @@ class LocalBackend : public Backend {
     // Opens the model folder (config, weights, tokenizer) on the requested device.
     static Result<std::unique_ptr<LocalBackend>> open(const engine::EngineOptions& options);
     explicit LocalBackend(std::unique_ptr<engine::Engine> engine);
+    ~LocalBackend() override;
 
     std::string describe() const override;  // "local cpu (tiny)" or "local cuda:0 (...)"
     Result<Decision> decide(const DecideRequest& request, const ProgressFn& progress,
