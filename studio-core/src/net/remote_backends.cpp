@@ -434,7 +434,7 @@ Result<Decision> VllmStructuredBackend::decide(const DecideRequest& request,
 
     // reads[group][slot] -> one SlotRead per row of that group
     std::vector<std::vector<std::vector<SlotRead>>> reads(plan->groups.size());
-    for (size_t g = 0; g < plan->groups.size(); ++g) reads[g].resize(plan->groups[g].slots.size());
+    for (size_t g = 0; g < plan->groups.size(); ++g) reads[g].resize(plan->groups[g].answer_slots.size());
     int rows_done = 0;
 
     auto read_row = [&](const PlanRow& row) -> Result<void> {
@@ -476,8 +476,8 @@ Result<Decision> VllmStructuredBackend::decide(const DecideRequest& request,
                 "POST " + url +
                 ": reply has no choices[0].logprobs.content (does the server "
                 "support diffusion structured reads?)");
-        for (size_t si = 0; si < group.slots.size(); ++si) {
-            const PlanSlot& slot = group.slots[si];
+        for (size_t si = 0; si < group.answer_slots.size(); ++si) {
+            const PlanSlot& slot = group.answer_slots[si];
             if (static_cast<size_t>(slot.pos) >= content->size())
                 return engine::remote_error("POST " + url + ": logprobs.content has " +
                                             std::to_string(content->size()) + " rows; slot of \"" +
@@ -541,8 +541,8 @@ Result<Decision> VllmStructuredBackend::decide(const DecideRequest& request,
     for (size_t g = 0; g < plan->groups.size(); ++g) {
         const ReadGroup& group = plan->groups[g];
         d.prompt_tokens = std::max(d.prompt_tokens, static_cast<int>(group.prompt_ids.size()));
-        for (size_t si = 0; si < group.slots.size(); ++si) {
-            const PlanSlot& slot = group.slots[si];
+        for (size_t si = 0; si < group.answer_slots.size(); ++si) {
+            const PlanSlot& slot = group.answer_slots[si];
             QuestionOutcome o = aggregate_reads(
                 request.schema.questions[static_cast<size_t>(slot.question_index)], reads[g][si]);
             o.pos = slot.pos;
