@@ -752,14 +752,18 @@ Result<void> check_plan(const model::ModelConfig& c) {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
         return engine_error("CUDA backend: no CUDA device is available");
-    const MemoryPlan plan = plan_memory(c, kDefaultPassTokens, 0);
+    // Weights, one pass's activations and a KV cache for one full pass of prompt tokens (longer
+    // prompts are checked again when their cache is created).
+    const MemoryPlan plan = plan_memory(c, kDefaultPassTokens, kDefaultPassTokens);
     size_t free_b = 0, total_b = 0;
     DS_CUDA_TRY(cudaSetDevice(0));
     DS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
     if (plan.total() > free_b)
         return engine_error("CUDA backend: model needs " + format_gib(plan.total()) + " (weights " +
                             format_gib(plan.weights) + ", activations " +
-                            format_gib(plan.activations) + "), device has " + format_gib(free_b) +
+                            format_gib(plan.activations) + ", KV cache of " +
+                            std::to_string(plan.cache_tokens) + " tokens " +
+                            format_gib(plan.kv_cache) + "), device has " + format_gib(free_b) +
                             " free; use --device cpu");
     return {};
 }
