@@ -51,6 +51,7 @@ struct Candidate {
     int32_t left;  // index of the left symbol: its start position breaks rank ties, leftmost first
     int32_t left_sym;
     int32_t right_sym;
+    int32_t result;  // the merged symbol
     bool operator>(const Candidate& o) const {
         return rank != o.rank ? rank > o.rank : left > o.left;
     }
@@ -99,7 +100,7 @@ void Tokenizer::Impl::encode_section(std::string_view section, std::vector<Token
         if (right < 0 || syms[left].sym < 0 || syms[right].sym < 0) return;
         if (const Merge* m =
                 merges.get(tokenizer_detail::pair_key(syms[left].sym, syms[right].sym))) {
-            heap.push_back({m->rank, left, syms[left].sym, syms[right].sym});
+            heap.push_back({m->rank, left, syms[left].sym, syms[right].sym, m->result});
             std::push_heap(heap.begin(), heap.end(), std::greater<>{});
         }
     };
@@ -113,7 +114,7 @@ void Tokenizer::Impl::encode_section(std::string_view section, std::vector<Token
         if (left.end < 0 || left.sym != c.left_sym || left.next < 0) continue;
         Symbol& right = syms[left.next];
         if (right.sym != c.right_sym) continue;
-        left.sym = merges.get(tokenizer_detail::pair_key(c.left_sym, c.right_sym))->result;
+        left.sym = c.result;
         left.end = right.end;
         left.next = right.next;
         right.end = -1;
