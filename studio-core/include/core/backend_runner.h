@@ -1,0 +1,54 @@
+#pragma once
+// Runs one blocking Backend call at a time on a worker thread (QThreadPool) and reports back on
+// the owner's thread through signals, so the UI thread never waits on the engine or the network.
+// A newer call or cancel() makes the results of an older one stale: they are dropped, never
+// delivered late.
+
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <memory>
+
+#include "core/backend.h"
+
+namespace core {
+
+class BackendRunner : public QObject {
+    Q_OBJECT
+  public:
+    explicit BackendRunner(QObject* parent = nullptr);
+    ~BackendRunner() override;  // cancels and waits for the worker
+
+    void setBackend(std::shared_ptr<Backend> backend);
+    std::shared_ptr<Backend> backend() const { return backend_; }
+    bool busy() const { return busy_; }
+
+    // Each starts a call (cancelling a running one); false when no backend is set.
+    bool decide(DecideRequest request);
+    bool generate(GenerateRequest request);
+    bool checkHealth();
+    void cancel();
+    // Blocks until the worker finished and its result was delivered (tests, shutdown).
+    bool waitForIdle(int timeout_ms);
+
+  Q_SIGNALS:
+    void progress(const QString& stage, double fraction);
+    void decided(const core::Decision& decision);
+    void generated(const core::Generation& generation);
+    void healthChecked(const core::HealthInfo& info);
+    void failed(const engine::Error& error);
+    void busyChanged(bool busy);
+
+  private:
+    template <class Work>
+    bool start(Work work);
+    void setBusy(bool busy);
+
+    std::shared_ptr<Backend> backend_;
+    CancelToken cancel_;
+    uint64_t generation_ = 0;  // which call's results are current (UI thread only)
+    bool busy_ = false;
+    std::shared_ptr<std::atomic<int>> running_ = std::make_shared<std::atomic<int>>(0);
+};
+
+}  // namespace core

@@ -1,0 +1,175 @@
+// The canvas model (see canvas_model.h).
+#include "ui/canvas/canvas_model.h"
+
+#include <QCoreApplication>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace ui {
+
+CanvasModel::CanvasModel(QObject* parent) : QObject(parent) {
+    timer_.setSingleShot(true);
+    timer_.setInterval(250);
+    connect(&timer_, &QTimer::timeout, this, &CanvasModel::startBuild);
+    connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
+        auto result = watcher_.result();
+        if (result) {
+            plan_ = std::move(result.value());
+            error_.clear();
+            group_ = std::clamp(group_, 0, std::max(0, int(plan_->groups.size()) - 1));
+        } else {
+            plan_.reset();
+            error_ = QString::fromStdString(result.error().message);
+        }
+        Q_EMIT planChanged();
+        if (pending_) startBuild();  // the input changed while building
+    });
+}
+
+void CanvasModel::setTokenizer(std::shared_ptr<const engine::Tokenizer> tokenizer) {
+    tokenizer_ = std::move(tokenizer);
+    schedule();
+}
+
+void CanvasModel::setInput(const core::Schema& schema, const nlohmann::json& state) {
+    schema_ = schema;
+    state_ = state;
+    schedule();
+}
+
+void CanvasModel::setLayout(core::Layout layout) {
+    if (layout_ == layout) return;
+    layout_ = layout;
+    schedule();
+}
+
+void CanvasModel::setSeed(uint64_t seed) {
+    if (seed_ == seed) return;
+    seed_ = seed;
+    schedule();
+}
+
+void CanvasModel::setGroup(int group) {
+    if (group_ == group) return;
+    group_ = group;
+    Q_EMIT planChanged();
+}
+
+void CanvasModel::setDraw(int draw) {
+    if (draw_ == draw) return;
+    draw_ = std::max(0, draw);
+    Q_EMIT planChanged();
+}
+
+void CanvasModel::schedule() {
+    timer_.start();
+}
+
+void CanvasModel::startBuild() {
+    timer_.stop();
+    if (!schema_ || !tokenizer_) {
+        pending_ = false;
+        plan_.reset();
+        error_ = tokenizer_ ? tr("The policy has no valid schema yet.")
+                            : tr("No tokenizer: choose a local model folder in Endpoints.");
+        Q_EMIT planChanged();
+        return;
+    }
+    if (watcher_.isRunning()) {
+        pending_ = true;
+        return;
+    }
+    pending_ = false;
+    core::PlanOptions options;
+    options.layout = layout_;
+    options.seed = seed_;
+    watcher_.setFuture(
+        QtConcurrent::run([schema = *schema_, state = state_, tokenizer = tokenizer_, options]() {
+            return core::build_plan(schema, state, *tokenizer, options);
+        }));
+}
+
+bool CanvasModel::rebuildNow() {
+    startBuild();
+    while (watcher_.isRunning() || pending_) {
+        watcher_.waitForFinished();
+        QCoreApplication::processEvents();
+    }
+    QCoreApplication::processEvents();
+    return plan_.has_value();
+}
+
+QString CanvasModel::chipText(int32_t id) const {
+    if (!tokenizer_) return QString::number(id);
+    std::string piece = tokenizer_->piece(id);
+    if (piece == "<0x0A>" || piece == "\n") return QStringLiteral("↵");
+    QString text = QString::fromStdString(piece);
+    text.replace(QStringLiteral("▁"), QStringLiteral("·"));
+    text.replace(QLatin1Char('\n'), QStringLiteral("↵"));
+    if (text.size() > 24) text = text.left(23) + QStringLiteral("…");
+    return text;
+}
+
+std::vector<TokenChip> CanvasModel::promptChips() const {
+    std::vector<TokenChip> chips;
+    if (!plan_ || group_ >= int(plan_->groups.size())) return chips;
+    const auto& ids = plan_->groups[size_t(group_)].prompt_ids;
+    for (size_t i = 0; i < ids.size(); ++i) {
+        TokenChip c;
+        c.position = int(i);
+        c.id = ids[i];
+        c.text = chipText(ids[i]);
+        c.special = tokenizer_ && tokenizer_->is_special(ids[i]);
+        chips.push_back(c);
+    }
+    return chips;
+}
+
+std::vector<int32_t> CanvasModel::drawCanvas() const {
+    if (!plan_ || group_ >= int(plan_->groups.size())) return {};
+    const core::ReadGroup& g = plan_->groups[size_t(group_)];
+    // The first reads are in plan.rows; any other draw follows the same seed rule.
+    for (const auto& row : plan_->rows)
+        if (row.group == group_ && row.draw == draw_ && !row.extension) return row.canvas_ids;
+    return core::noise_canvas(g, g.seed + core::kDrawSeedStep * uint64_t(draw_), plan_->seed_token);
+}
+
+std::vector<TokenChip> CanvasModel::canvasChips() const {
+    std::vector<TokenChip> chips;
+    if (!plan_ || group_ >= int(plan_->groups.size())) return chips;
+    const core::ReadGroup& g = plan_->groups[size_t(group_)];
+    const auto ids = drawCanvas();
+    for (size_t i = 0; i < ids.size(); ++i) {
+        TokenChip c;
+        c.position = int(i);
+        c.id = ids[i];
+        c.text = chipText(ids[i]);
+        c.special = tokenizer_ && tokenizer_->is_special(ids[i]);
+        c.padding = ids[i] == engine::tokens::kPad && int(i) > g.template_length;
+        for (const auto& slot : g.answer_slots) {
+            if (slot.pos != int(i)) continue;
+            c.slot = true;
+            c.question = QString::fromStdString(slot.question);
+            for (const auto& l : slot.labels) c.labels << QString::fromStdString(l);
+            for (auto id : slot.label_ids) c.label_ids << id;
+        }
+        chips.push_back(c);
+    }
+    return chips;
+}
+
+QString CanvasModel::summary() const {
+    if (!plan_) return error_;
+    const core::ReadGroup& g =
+        plan_->groups[size_t(std::min<int>(group_, int(plan_->groups.size()) - 1))];
+    return tr("%1 · prompt %2 tokens · canvas width %3 (answer %4 tokens) · %5 slot(s) · "
+              "%6 read group(s) · %7 first read(s)")
+        .arg(plan_->layout == core::Layout::SchemaFirst ? tr("schema first") : tr("document first"))
+        .arg(g.prompt_ids.size())
+        .arg(g.width)
+        .arg(g.template_length)
+        .arg(g.answer_slots.size())
+        .arg(plan_->groups.size())
+        .arg(plan_->rows.size());
+}
+
+}  // namespace ui

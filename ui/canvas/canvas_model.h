@@ -1,0 +1,80 @@
+#pragma once
+// The canvas plan of the open policy, rebuilt off the UI thread (debounced) whenever the schema,
+// the state, the layout switch, the seed or the tokenizer change; and the token chips the
+// canvas view draws from it (prompt and canvas of one read group, slots of the chosen draw).
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QTimer>
+#include <memory>
+#include <optional>
+
+#include "core/canvas_plan.h"
+
+namespace ui {
+
+struct TokenChip {
+    int position = 0;  // index in the prompt or the canvas
+    int32_t id = 0;
+    QString text;  // shown on the chip
+    bool slot = false;
+    bool special = false;
+    bool padding = false;
+    QString question;    // slots: the question id
+    QStringList labels;  // slots: label texts
+    QList<int32_t> label_ids;
+};
+
+class CanvasModel : public QObject {
+    Q_OBJECT
+  public:
+    explicit CanvasModel(QObject* parent = nullptr);
+
+    void setTokenizer(std::shared_ptr<const engine::Tokenizer> tokenizer);
+    bool hasTokenizer() const { return tokenizer_ != nullptr; }
+    void setInput(const core::Schema& schema, const nlohmann::json& state);
+    void setLayout(core::Layout layout);
+    core::Layout layout() const { return layout_; }
+    void setSeed(uint64_t seed);
+    uint64_t seed() const { return seed_; }
+    void setGroup(int group);
+    int group() const { return group_; }
+    void setDraw(int draw);
+    int draw() const { return draw_; }
+    void setDebounceMs(int ms) { timer_.setInterval(ms); }
+
+    // Builds now and waits (tests).
+    bool rebuildNow();
+    bool building() const { return watcher_.isRunning(); }
+
+    const std::optional<core::CanvasPlan>& plan() const { return plan_; }
+    QString error() const { return error_; }
+    std::vector<TokenChip> promptChips() const;
+    std::vector<TokenChip> canvasChips() const;
+    // The canvas of the chosen draw of the chosen group.
+    std::vector<int32_t> drawCanvas() const;
+    QString summary() const;
+
+  Q_SIGNALS:
+    void planChanged();  // also on errors (plan() empty, error() set)
+
+  private:
+    void schedule();
+    void startBuild();
+    QString chipText(int32_t id) const;
+
+    std::shared_ptr<const engine::Tokenizer> tokenizer_;
+    std::optional<core::Schema> schema_;
+    nlohmann::json state_;
+    core::Layout layout_ = core::Layout::DocumentFirst;
+    uint64_t seed_ = 42;
+    int group_ = 0;
+    int draw_ = 0;
+    std::optional<core::CanvasPlan> plan_;
+    QString error_;
+    QTimer timer_;
+    bool pending_ = false;
+    QFutureWatcher<core::Result<core::CanvasPlan>> watcher_;
+};
+
+}  // namespace ui

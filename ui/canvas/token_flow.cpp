@@ -1,0 +1,135 @@
+// Token chips (see token_flow.h).
+#include "ui/canvas/token_flow.h"
+
+#include <QHelpEvent>
+#include <QPainter>
+#include <QToolTip>
+
+namespace ui {
+namespace {
+constexpr int kGap = 3;
+constexpr int kPadX = 4;
+}  // namespace
+
+TokenFlow::TokenFlow(QWidget* parent) : QWidget(parent) {
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    setMouseTracking(true);
+}
+
+void TokenFlow::setChips(std::vector<TokenChip> chips) {
+    chips_ = std::move(chips);
+    layoutChips(width(), &rects_);
+    updateGeometry();
+    update();
+}
+
+int TokenFlow::layoutChips(int width, std::vector<QRect>* rects) const {
+    const QFontMetrics fm = fontMetrics();
+    const int chip_h = fm.height() + 4;
+    const int slot_extra = fm.height();  // label set line under slot chips
+    int x = 0, y = 0, row_h = chip_h;
+    if (rects) rects->clear();
+    for (const auto& chip : chips_) {
+        const int w = std::max(
+            fm.horizontalAdvance(chip.text) + 2 * kPadX,
+            chip.slot ? fm.horizontalAdvance(chip.labels.join(QLatin1Char('|'))) + 2 * kPadX : 0);
+        const int w_clamped = std::min(w, std::max(20, width));
+        if (x > 0 && x + w_clamped > width) {
+            x = 0;
+            y += row_h + kGap;
+            row_h = chip_h;
+        }
+        if (chip.slot) row_h = chip_h + slot_extra;
+        if (rects) rects->push_back(QRect(x, y, w_clamped, chip_h));
+        x += w_clamped + kGap;
+    }
+    return chips_.empty() ? chip_h : y + row_h;
+}
+
+QRect TokenFlow::chipRect(int index) const {
+    return index >= 0 && index < int(rects_.size()) ? rects_[size_t(index)] : QRect();
+}
+
+int TokenFlow::heightForWidth(int width) const {
+    return layoutChips(width, nullptr) + 2;
+}
+QSize TokenFlow::sizeHint() const {
+    return {400, heightForWidth(std::max(200, width()))};
+}
+
+void TokenFlow::resizeEvent(QResizeEvent* event) {
+    layoutChips(width(), &rects_);
+    QWidget::resizeEvent(event);
+}
+
+void TokenFlow::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QPalette pal = palette();
+    const QFontMetrics fm = fontMetrics();
+    QColor chip_bg = pal.color(QPalette::AlternateBase);
+    QColor special_bg = pal.color(QPalette::Button);
+    for (size_t i = 0; i < chips_.size() && i < rects_.size(); ++i) {
+        const TokenChip& c = chips_[i];
+        const QRectF r = QRectF(rects_[i]).adjusted(0.5, 0.5, -0.5, -0.5);
+        if (c.slot) {
+            QColor fill = pal.color(QPalette::Highlight);
+            fill.setAlpha(60);
+            p.setBrush(fill);
+            p.setPen(QPen(pal.color(QPalette::Highlight), 2));
+        } else {
+            p.setBrush(c.special || c.padding ? special_bg : chip_bg);
+            p.setPen(QPen(pal.color(QPalette::Mid), 1));
+        }
+        p.drawRoundedRect(r, 3, 3);
+        p.setPen(c.padding || c.special ? pal.color(QPalette::PlaceholderText)
+                                        : pal.color(QPalette::Text));
+        p.drawText(r, Qt::AlignCenter, c.text);
+        if (c.slot) {
+            p.setPen(pal.color(QPalette::Highlight));
+            QFont small = font();
+            small.setPointSizeF(small.pointSizeF() * 0.85);
+            p.setFont(small);
+            p.drawText(
+                QRectF(r.left(), r.bottom() + 1, std::max<qreal>(r.width(), 10), fm.height()),
+                Qt::AlignLeft | Qt::AlignTop, c.labels.join(QLatin1Char('|')));
+            p.setFont(font());
+        }
+    }
+}
+
+QString TokenFlow::toolTipFor(int index) const {
+    if (index < 0 || index >= int(chips_.size())) return {};
+    const TokenChip& c = chips_[size_t(index)];
+    QString text = tr("position %1 · id %2 · “%3”").arg(c.position).arg(c.id).arg(c.text);
+    if (c.slot) {
+        QStringList labels;
+        for (int i = 0; i < c.labels.size(); ++i)
+            labels << QStringLiteral("%1 (id %2)").arg(c.labels[i]).arg(c.label_ids.value(i));
+        text += tr("\nanswer slot of “%1”: %2\nthis draw's noise token is id %3")
+                    .arg(c.question, labels.join(QStringLiteral(", ")))
+                    .arg(c.id);
+    }
+    return text;
+}
+
+int TokenFlow::chipAt(const QPoint& pos) const {
+    for (size_t i = 0; i < rects_.size(); ++i)
+        if (rects_[i].contains(pos)) return int(i);
+    return -1;
+}
+
+bool TokenFlow::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipFor(chipAt(help->pos()));
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+}  // namespace ui

@@ -1,0 +1,228 @@
+// The policy form (see policy_form.h).
+#include "ui/editor/policy_form.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "ui/editor/policy_document.h"
+#include "ui/editor/question_table_model.h"
+#include "ui/editor/undo_routing_edit.h"
+
+namespace ui {
+namespace {
+
+// Type column: a combo box of the three question types.
+class TypeDelegate : public QStyledItemDelegate {
+  public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&,
+                          const QModelIndex&) const override {
+        auto* combo = new QComboBox(parent);
+        for (auto type :
+             {core::QuestionType::Noul, core::QuestionType::Choice, core::QuestionType::Score})
+            combo->addItem(QuestionTableModel::typeText(type), static_cast<int>(type));
+        return combo;
+    }
+    void setEditorData(QWidget* editor, const QModelIndex& index) const override {
+        auto* combo = static_cast<QComboBox*>(editor);
+        combo->setCurrentIndex(combo->findData(index.data(Qt::EditRole)));
+    }
+    void setModelData(QWidget* editor, QAbstractItemModel* model,
+                      const QModelIndex& index) const override {
+        model->setData(index, static_cast<QComboBox*>(editor)->currentData(), Qt::EditRole);
+    }
+};
+
+// Alternatives column: several lines ("name: description" each) in a taller editor.
+class LinesDelegate : public QStyledItemDelegate {
+  public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&,
+                          const QModelIndex&) const override {
+        auto* edit = new QPlainTextEdit(parent);
+        edit->setTabChangesFocus(true);
+        edit->setToolTip(tr("One alternative per line: name: description"));
+        return edit;
+    }
+    void updateEditorGeometry(QWidget* editor, const QStyleOptionViewItem& option,
+                              const QModelIndex&) const override {
+        QRect r = option.rect;
+        r.setHeight(std::max(r.height(), editor->fontMetrics().lineSpacing() * 6));
+        editor->setGeometry(r);
+    }
+    void setEditorData(QWidget* editor, const QModelIndex& index) const override {
+        static_cast<QPlainTextEdit*>(editor)->setPlainText(index.data(Qt::EditRole).toString());
+    }
+    void setModelData(QWidget* editor, QAbstractItemModel* model,
+                      const QModelIndex& index) const override {
+        model->setData(index, static_cast<QPlainTextEdit*>(editor)->toPlainText(), Qt::EditRole);
+    }
+};
+
+}  // namespace
+
+PolicyForm::PolicyForm(PolicyDocument* document, QWidget* parent)
+    : QWidget(parent), document_(document), model_(new QuestionTableModel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    auto* instructions_label = new QLabel(tr("&Instructions"), this);
+    instructions_ = new UndoRoutingEdit(this);
+    instructions_->setObjectName(QStringLiteral("instructionsEdit"));
+    instructions_->setUndoStack(document->undoStack());
+    instructions_->setBeforeUndo([this] { commitInstructions(); });
+    instructions_->setTabChangesFocus(true);
+    instructions_->setMaximumHeight(instructions_->fontMetrics().lineSpacing() * 5);
+    instructions_label->setBuddy(instructions_);
+    layout->addWidget(instructions_label);
+    layout->addWidget(instructions_);
+
+    auto* questions_label = new QLabel(tr("&Questions"), this);
+    layout->addWidget(questions_label);
+    notice_ = new QLabel(this);
+    notice_->setWordWrap(true);
+    notice_->setForegroundRole(QPalette::PlaceholderText);
+    notice_->hide();
+    layout->addWidget(notice_);
+
+    table_ = new QTableView(this);
+    table_->setObjectName(QStringLiteral("questionTable"));
+    table_->setModel(model_);
+    table_->setItemDelegateForColumn(QuestionTableModel::TypeColumn, new TypeDelegate(table_));
+    table_->setItemDelegateForColumn(QuestionTableModel::AlternativesColumn,
+                                     new LinesDelegate(table_));
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setDragDropMode(QAbstractItemView::InternalMove);
+    table_->setDragEnabled(true);
+    table_->setAcceptDrops(true);
+    table_->setDropIndicatorShown(true);
+    table_->setDefaultDropAction(Qt::MoveAction);
+    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                            QAbstractItemView::AnyKeyPressed);
+    table_->horizontalHeader()->setSectionResizeMode(QuestionTableModel::InstructionsColumn,
+                                                     QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(QuestionTableModel::AlternativesColumn,
+                                                     QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(QuestionTableModel::AloneColumn,
+                                                     QHeaderView::ResizeToContents);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->setWordWrap(true);
+    questions_label->setBuddy(table_);
+    layout->addWidget(table_, 1);
+
+    auto* buttons = new QHBoxLayout;
+    add_ = new QToolButton(this);
+    add_->setText(tr("&Add"));
+    add_->setPopupMode(QToolButton::InstantPopup);
+    auto* add_menu = new QMenu(add_);
+    add_menu->addAction(tr("Yes/no question"), this,
+                        [this] { model_->requestAdd(core::QuestionType::Noul); });
+    add_menu->addAction(tr("Choice question"), this,
+                        [this] { model_->requestAdd(core::QuestionType::Choice); });
+    add_menu->addAction(tr("Score question"), this,
+                        [this] { model_->requestAdd(core::QuestionType::Score); });
+    add_->setMenu(add_menu);
+    remove_ = new QToolButton(this);
+    remove_->setText(tr("&Remove"));
+    up_ = new QToolButton(this);
+    up_->setText(tr("Move u&p"));
+    up_->setToolTip(tr("Move the question up (Alt+Up)"));
+    up_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
+    down_ = new QToolButton(this);
+    down_->setText(tr("Move do&wn"));
+    down_->setToolTip(tr("Move the question down (Alt+Down)"));
+    down_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
+    for (auto* b : {add_, remove_, up_, down_}) buttons->addWidget(b);
+    buttons->addStretch();
+    layout->addLayout(buttons);
+
+    auto current_row = [this] {
+        return table_->currentIndex().isValid() ? table_->currentIndex().row() : -1;
+    };
+    connect(remove_, &QToolButton::clicked, this,
+            [this, current_row] { model_->requestRemove(current_row()); });
+    connect(up_, &QToolButton::clicked, this, [this, current_row] {
+        const int row = current_row();
+        const int column = std::max(0, table_->currentIndex().column());
+        model_->requestMove(row, row - 1);
+        table_->setCurrentIndex(model_->index(std::max(0, row - 1), column));
+    });
+    connect(down_, &QToolButton::clicked, this, [this, current_row] {
+        const int row = current_row();
+        const int column = std::max(0, table_->currentIndex().column());
+        model_->requestMove(row, row + 1);
+        table_->setCurrentIndex(model_->index(std::min(model_->rowCount() - 1, row + 1), column));
+    });
+    connect(model_, &QuestionTableModel::editRequested, this,
+            [this](const std::vector<core::Question>& questions, const QString& what) {
+                document_->setQuestions(questions, what);
+            });
+    connect(table_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &PolicyForm::updateButtons);
+    connect(model_, &QAbstractItemModel::modelReset, this, &PolicyForm::updateButtons);
+
+    // Instructions: written to the source after a pause in typing, or when focus leaves.
+    instructions_timer_.setSingleShot(true);
+    instructions_timer_.setInterval(600);
+    connect(&instructions_timer_, &QTimer::timeout, this, &PolicyForm::commitInstructions);
+    connect(instructions_, &QPlainTextEdit::textChanged, this, [this] {
+        if (!refreshing_) instructions_timer_.start();
+    });
+    connect(qApp, &QApplication::focusChanged, this, [this](QWidget* old, QWidget*) {
+        if (old == instructions_) commitInstructions();
+    });
+
+    connect(document_, &PolicyDocument::rendered, this, &PolicyForm::refresh);
+    refresh();
+}
+
+void PolicyForm::commitInstructions() {
+    instructions_timer_.stop();
+    if (refreshing_ || !document_->instructionsEditable()) return;
+    document_->setInstructions(instructions_->toPlainText());
+}
+
+void PolicyForm::refresh() {
+    refreshing_ = true;
+    const auto& schema = document_->schema();
+    const bool valid = document_->valid() && schema.has_value();
+    if (schema) {
+        const QString text = QString::fromStdString(schema->instructions);
+        // Do not fight the user's typing: a pending edit is newer than the last render.
+        if (instructions_->toPlainText() != text && !instructions_timer_.isActive())
+            instructions_->setPlainText(text);
+        model_->setQuestions(schema->questions);
+    } else {
+        model_->setQuestions({});
+    }
+    instructions_->setReadOnly(!valid || !document_->instructionsEditable());
+    model_->setEditable(valid && document_->questionsEditable());
+    QString notice;
+    if (!document_->valid())
+        notice = tr("The source has an error; fix it there to edit the form. %1")
+                     .arg(document_->firstError());
+    else if (!document_->questionsEditable())
+        notice = tr("The questions are produced by template actions; edit them in the source.");
+    notice_->setText(notice);
+    notice_->setVisible(!notice.isEmpty());
+    refreshing_ = false;
+    updateButtons();
+}
+
+void PolicyForm::updateButtons() {
+    const bool editable = model_->editable();
+    const int row = table_->currentIndex().isValid() ? table_->currentIndex().row() : -1;
+    add_->setEnabled(editable);
+    remove_->setEnabled(editable && row >= 0);
+    up_->setEnabled(editable && row > 0);
+    down_->setEnabled(editable && row >= 0 && row + 1 < model_->rowCount());
+}
+
+}  // namespace ui

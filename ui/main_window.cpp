@@ -1,0 +1,642 @@
+// The main window (see main_window.h).
+#include "ui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QListView>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <filesystem>
+
+#include "ui/canvas/canvas_model.h"
+#include "ui/canvas/canvas_view.h"
+#include "ui/editor/policy_document.h"
+#include "ui/editor/policy_form.h"
+#include "ui/editor/source_editor.h"
+#include "ui/editor/undo_routing_edit.h"
+#include "ui/editor/variables_panel.h"
+#include "ui/endpoints/endpoints_dialog.h"
+#include "ui/library/policy_library.h"
+#include "ui/results/results_model.h"
+#include "ui/results/results_view.h"
+
+namespace ui {
+
+MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
+    : QMainWindow(parent),
+      options_(options),
+      library_(new PolicyLibrary(options.user_policy_dir, this)),
+      document_(new PolicyDocument(this)),
+      canvas_model_(new CanvasModel(this)),
+      results_model_(new ResultsModel(this)),
+      history_(new HistoryModel(50, this)),
+      runner_(new core::BackendRunner(this)) {
+    setWindowTitle(tr("Decision Studio"));
+    setObjectName(QStringLiteral("mainWindow"));
+    buildLayout();
+    buildActions();
+
+    connect(document_, &PolicyDocument::rendered, this, [this] {
+        if (document_->schema()) canvas_model_->setInput(*document_->schema(), document_->state());
+        updateTitle();
+        updateActions();
+    });
+    connect(document_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    connect(runner_, &core::BackendRunner::progress, this,
+            [this](const QString& stage, double f) { results_view_->showProgress(stage, f); });
+    connect(runner_, &core::BackendRunner::decided, this, &MainWindow::onDecided);
+    connect(runner_, &core::BackendRunner::failed, this, &MainWindow::onFailed);
+    connect(runner_, &core::BackendRunner::busyChanged, this, &MainWindow::updateActions);
+    connect(&backend_watcher_, &QFutureWatcherBase::finished, this, [this] {
+        auto result = backend_watcher_.result();
+        if (!result) {
+            run_pending_ = false;
+            onFailed(result.error());
+            return;
+        }
+        backend_ = result.value();
+        runner_->setBackend(backend_);
+        if (run_pending_) startDecide();
+    });
+    connect(&tokenizer_watcher_, &QFutureWatcherBase::finished, this,
+            [this] { canvas_model_->setTokenizer(tokenizer_watcher_.result()); });
+    connect(library_, &PolicyLibrary::policyFileChanged, this, [this](const QString& path) {
+        if (path != document_->path()) return;
+        if (!document_->isModified()) {
+            reloadFromDisk();
+            statusBar()->showMessage(tr("Reloaded %1: it changed on disk.").arg(document_->name()),
+                                     5000);
+        } else {
+            reload_label_->setText(
+                tr("%1 changed on disk, and you have unsaved edits.").arg(document_->name()));
+            reload_bar_->show();
+        }
+    });
+
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() {
+    runner_->cancel();
+    backend_watcher_.waitForFinished();
+    tokenizer_watcher_.waitForFinished();
+}
+
+void MainWindow::buildLayout() {
+    main_split_ = new QSplitter(Qt::Horizontal, this);
+    main_split_->setObjectName(QStringLiteral("mainSplitter"));
+
+    // Library.
+    auto* library_box = new QWidget(main_split_);
+    auto* library_layout = new QVBoxLayout(library_box);
+    library_layout->setContentsMargins(6, 6, 0, 6);
+    auto* library_label = new QLabel(tr("&Policies"), library_box);
+    library_view_ = new QListView(library_box);
+    library_view_->setObjectName(QStringLiteral("policyList"));
+    library_view_->setModel(library_);
+    library_label->setBuddy(library_view_);
+    library_layout->addWidget(library_label);
+    library_layout->addWidget(library_view_, 1);
+    connect(library_view_, &QListView::activated, this, [this](const QModelIndex& index) {
+        if (index.isValid() && library_->entry(index.row())->path != document_->path())
+            openPolicy(index.row());
+    });
+
+    // Editor: form | source, variables below.
+    auto* editor_box = new QWidget(main_split_);
+    auto* editor_layout = new QVBoxLayout(editor_box);
+    editor_layout->setContentsMargins(0, 6, 0, 6);
+    reload_bar_ = new QWidget(editor_box);
+    auto* reload_layout = new QHBoxLayout(reload_bar_);
+    reload_layout->setContentsMargins(4, 2, 4, 2);
+    reload_label_ = new QLabel(reload_bar_);
+    auto* reload = new QPushButton(tr("Reload from disk"), reload_bar_);
+    auto* keep = new QPushButton(tr("Keep my edits"), reload_bar_);
+    reload_layout->addWidget(reload_label_, 1);
+    reload_layout->addWidget(reload);
+    reload_layout->addWidget(keep);
+    reload_bar_->setAutoFillBackground(true);
+    reload_bar_->setBackgroundRole(QPalette::ToolTipBase);
+    reload_bar_->hide();
+    connect(reload, &QPushButton::clicked, this, &MainWindow::reloadFromDisk);
+    connect(keep, &QPushButton::clicked, reload_bar_, &QWidget::hide);
+    editor_layout->addWidget(reload_bar_);
+    editor_split_ = new QSplitter(Qt::Vertical, editor_box);
+    editor_split_->setObjectName(QStringLiteral("editorSplitter"));
+    views_split_ = new QSplitter(Qt::Horizontal, editor_split_);
+    views_split_->setObjectName(QStringLiteral("viewsSplitter"));
+    form_ = new PolicyForm(document_, views_split_);
+    source_ = new SourceEditor(document_, views_split_);
+    views_split_->addWidget(form_);
+    views_split_->addWidget(source_);
+    auto* variables_box = new QWidget(editor_split_);
+    auto* variables_layout = new QVBoxLayout(variables_box);
+    variables_layout->setContentsMargins(0, 0, 0, 0);
+    auto* variables_label = new QLabel(tr("&Variables"), variables_box);
+    variables_ = new VariablesPanel(document_, variables_box);
+    variables_label->setBuddy(variables_);
+    variables_layout->addWidget(variables_label);
+    variables_layout->addWidget(variables_, 1);
+    editor_split_->addWidget(views_split_);
+    editor_split_->addWidget(variables_box);
+    editor_split_->setStretchFactor(0, 3);
+    editor_split_->setStretchFactor(1, 1);
+    editor_layout->addWidget(editor_split_, 1);
+
+    // Results and canvas.
+    side_tabs_ = new QTabWidget(main_split_);
+    side_tabs_->setObjectName(QStringLiteral("sideTabs"));
+    results_view_ = new ResultsView(results_model_, history_, side_tabs_);
+    canvas_view_ = new CanvasView(canvas_model_, side_tabs_);
+    side_tabs_->addTab(results_view_, tr("&Results"));
+    side_tabs_->addTab(canvas_view_, tr("Ca&nvas"));
+    connect(results_view_, &ResultsView::historySelected, this, [this](int row) {
+        if (const HistoryEntry* e = history_->entry(row)) results_model_->setDecision(e->decision);
+    });
+
+    main_split_->addWidget(library_box);
+    main_split_->addWidget(editor_box);
+    main_split_->addWidget(side_tabs_);
+    main_split_->setStretchFactor(0, 0);
+    main_split_->setStretchFactor(1, 3);
+    main_split_->setStretchFactor(2, 2);
+    main_split_->setSizes({200, 760, 540});
+    views_split_->setSizes({380, 380});
+    setCentralWidget(main_split_);
+
+    endpoint_label_ = new QLabel(this);
+    endpoint_label_->setObjectName(QStringLiteral("endpointLabel"));
+    endpoint_label_->setToolTip(tr("The active endpoint (Ctrl+E to change)"));
+    statusBar()->addPermanentWidget(endpoint_label_);
+}
+
+void MainWindow::buildActions() {
+    QMenu* policy = menuBar()->addMenu(tr("&Policy"));
+    QAction* new_policy = policy->addAction(tr("&New…"), this, [this] {
+        if (!maybeSave()) return;
+        bool ok = false;
+        const QString name =
+            QInputDialog::getText(this, tr("New policy"), tr("Name:"), QLineEdit::Normal,
+                                  library_->freeName(QStringLiteral("my_policy")), &ok);
+        if (!ok) return;
+        auto created = library_->createNew(name.trimmed());
+        if (!created) {
+            QMessageBox::warning(this, tr("New policy"),
+                                 QString::fromStdString(created.error().message));
+            return;
+        }
+        openPolicy(library_->indexOfPath(*created));
+    });
+    new_policy->setShortcut(QKeySequence::New);
+    duplicate_ = policy->addAction(tr("&Duplicate…"), this, [this] {
+        const int row = library_->indexOfPath(document_->path());
+        if (row < 0) return;
+        bool ok = false;
+        const QString name =
+            QInputDialog::getText(this, tr("Duplicate policy"), tr("Name of the copy:"),
+                                  QLineEdit::Normal, library_->freeName(document_->name()), &ok);
+        if (!ok) return;
+        auto copied = library_->duplicate(row, name.trimmed());
+        if (!copied) {
+            QMessageBox::warning(this, tr("Duplicate policy"),
+                                 QString::fromStdString(copied.error().message));
+            return;
+        }
+        // The copy carries the edits made so far.
+        const QString source = document_->source();
+        const nlohmann::json variables = document_->variables();
+        openPolicy(library_->indexOfPath(*copied));
+        if (source != document_->source() && library_->save(*copied, source).ok()) {
+            document_->load(document_->name(), *copied, source, document_->sampleVariables());
+        }
+        document_->setVariables(variables);
+    });
+    duplicate_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    rename_ = policy->addAction(tr("&Rename…"), this, [this] {
+        const int row = library_->indexOfPath(document_->path());
+        if (row < 0) return;
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("Rename policy"), tr("New name:"),
+                                                   QLineEdit::Normal, document_->name(), &ok);
+        if (!ok || name.trimmed() == document_->name()) return;
+        if (document_->isModified() && !save()) return;
+        auto renamed = library_->rename(row, name.trimmed());
+        if (!renamed) {
+            QMessageBox::warning(this, tr("Rename policy"),
+                                 QString::fromStdString(renamed.error().message));
+            return;
+        }
+        openPolicy(library_->indexOfPath(*renamed));
+    });
+    rename_->setShortcut(QKeySequence(Qt::Key_F2));
+    delete_ = policy->addAction(tr("De&lete"), this, [this] {
+        const int row = library_->indexOfPath(document_->path());
+        if (row < 0) return;
+        if (QMessageBox::question(
+                this, tr("Delete policy"),
+                tr("Delete %1 from your policy folder?").arg(document_->name())) !=
+            QMessageBox::Yes)
+            return;
+        auto removed = library_->remove(row);
+        if (!removed) {
+            QMessageBox::warning(this, tr("Delete policy"),
+                                 QString::fromStdString(removed.error().message));
+            return;
+        }
+        document_->setClean();
+        openPolicyByName(options_.initial_policy);
+    });
+    policy->addSeparator();
+    policy->addAction(tr("&Import…"), this, [this] {
+        const QString file = QFileDialog::getOpenFileName(this, tr("Import policy"), {},
+                                                          tr("Policy templates (*.json.tmpl)"));
+        if (file.isEmpty()) return;
+        auto imported = library_->importFile(file);
+        if (!imported) {
+            QMessageBox::warning(this, tr("Import policy"),
+                                 QString::fromStdString(imported.error().message));
+            return;
+        }
+        if (maybeSave()) openPolicy(library_->indexOfPath(*imported));
+    });
+    policy->addAction(tr("E&xport…"), this, [this] {
+        const int row = library_->indexOfPath(document_->path());
+        if (row < 0) return;
+        const QString file = QFileDialog::getSaveFileName(
+            this, tr("Export policy"), document_->name() + QStringLiteral(".json.tmpl"),
+            tr("Policy templates (*.json.tmpl)"));
+        if (file.isEmpty()) return;
+        auto exported = library_->exportTo(row, file);
+        if (!exported)
+            QMessageBox::warning(this, tr("Export policy"),
+                                 QString::fromStdString(exported.error().message));
+    });
+    policy->addSeparator();
+    save_ = policy->addAction(tr("&Save"), this, [this] { save(); });
+    save_->setShortcut(QKeySequence::Save);
+    policy->addSeparator();
+    policy->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = document_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = document_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* run_menu = menuBar()->addMenu(tr("&Run"));
+    run_ = run_menu->addAction(tr("&Run decision"), this, [this] { run(); });
+    run_->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    cancel_ = run_menu->addAction(tr("&Cancel"), this, &MainWindow::cancelRun);
+    cancel_->setShortcut(QKeySequence(Qt::Key_Escape));
+    cancel_->setEnabled(false);
+    run_menu->addSeparator();
+    run_menu->addAction(tr("Copy results as &JSON"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+                        this, [this] {
+                            if (results_model_->hasDecision())
+                                QApplication::clipboard()->setText(results_view_->decisionJson());
+                        });
+    run_menu->addSeparator();
+    run_menu->addAction(tr("&Endpoints…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                        &MainWindow::showEndpoints);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    auto focus = [this, view](const QString& text, int key, auto fn) {
+        QAction* a = view->addAction(text, this, fn);
+        a->setShortcut(QKeySequence(Qt::ALT | Qt::Key(key)));
+    };
+    focus(tr("Policies"), Qt::Key_1, [this] { library_view_->setFocus(); });
+    focus(tr("Form"), Qt::Key_2, [this] { form_->instructionsEdit()->setFocus(); });
+    focus(tr("Source"), Qt::Key_3, [this] { source_->edit()->setFocus(); });
+    focus(tr("Variables"), Qt::Key_4, [this] { variables_->findChild<QTableView*>()->setFocus(); });
+    focus(tr("Results"), Qt::Key_5, [this] {
+        side_tabs_->setCurrentWidget(results_view_);
+        results_view_->setFocus();
+    });
+    focus(tr("Canvas"), Qt::Key_6, [this] {
+        side_tabs_->setCurrentWidget(canvas_view_);
+        canvas_view_->layoutSwitch()->setFocus();
+    });
+
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->addAction(run_);
+    bar->addAction(cancel_);
+    bar->addSeparator();
+    bar->addAction(undo);
+    bar->addAction(redo);
+    bar->addAction(save_);
+}
+
+QString MainWindow::endpointStatusText() const {
+    return endpoint_label_->text();
+}
+
+void MainWindow::setEndpoints(const core::EndpointProfileStore& store) {
+    endpoints_ = store;
+    QSettings settings;
+    endpoints_.save(settings);
+    activeProfileChanged();
+}
+
+void MainWindow::activeProfileChanged() {
+    runner_->cancel();
+    backend_.reset();
+    backend_profile_.clear();
+    runner_->setBackend(nullptr);
+    const core::EndpointProfile* p = endpoints_.activeProfile();
+    endpoint_label_->setText(p ? QString::fromStdString(p->summary()) : tr("No endpoint"));
+    loadTokenizer();
+    updateActions();
+}
+
+void MainWindow::loadTokenizer() {
+    // The canvas needs the tokenizer of the model that reads it: the local model's folder, the
+    // vLLM profile's tokenizer folder, else the one the build prepared.
+    const core::EndpointProfile* p = endpoints_.activeProfile();
+    QString path;
+    if (p) {
+        const std::string dir =
+            p->kind == core::EndpointKind::Local ? p->model_dir : p->tokenizer_dir;
+        if (!dir.empty() && std::filesystem::exists(std::filesystem::path(dir) / "tokenizer.json"))
+            path = QString::fromStdString((std::filesystem::path(dir) / "tokenizer.json").string());
+    }
+    if (path.isEmpty() && QFileInfo::exists(options_.fallback_tokenizer_json))
+        path = options_.fallback_tokenizer_json;
+    if (path == tokenizer_path_) return;
+    tokenizer_path_ = path;
+    if (path.isEmpty()) {
+        canvas_model_->setTokenizer(nullptr);
+        return;
+    }
+    tokenizer_watcher_.waitForFinished();
+    tokenizer_watcher_.setFuture(
+        QtConcurrent::run([path]() -> std::shared_ptr<const engine::Tokenizer> {
+            auto loaded = engine::Tokenizer::load(path.toStdString());
+            if (!loaded) return nullptr;
+            return std::make_shared<const engine::Tokenizer>(std::move(loaded.value()));
+        }));
+}
+
+void MainWindow::showEndpoints() {
+    EndpointsDialog dialog(endpoints_, this);
+    if (dialog.exec() == QDialog::Accepted) setEndpoints(dialog.store());
+}
+
+bool MainWindow::openPolicy(int row) {
+    const PolicyEntry* entry = library_->entry(row);
+    if (!entry) return false;
+    const PolicyEntry e = *entry;
+    auto source = PolicyLibrary::readSource(e);
+    if (!source) {
+        statusBar()->showMessage(QString::fromStdString(source.error().message));
+        return false;
+    }
+    auto vars_text = PolicyLibrary::readVariables(e);
+    nlohmann::json vars = nlohmann::json::object();
+    if (vars_text) {
+        vars = nlohmann::json::parse(vars_text->toStdString(), nullptr, false);
+        if (vars.is_discarded() || !vars.is_object()) {
+            statusBar()->showMessage(
+                tr("%1: not a JSON object of variables; starting with none").arg(e.vars_path));
+            vars = nlohmann::json::object();
+        }
+    }
+    document_->load(e.name, e.path, *source, vars);
+    reload_bar_->hide();
+    library_view_->setCurrentIndex(library_->index(row));
+    results_model_->clear();
+    results_view_->clearStatus();
+    updateTitle();
+    updateActions();
+    return true;
+}
+
+bool MainWindow::openPolicyByName(const QString& name) {
+    return openPolicy(library_->indexOfName(name, false));
+}
+
+void MainWindow::reloadFromDisk() {
+    const int row = library_->indexOfPath(document_->path());
+    const nlohmann::json variables = document_->variables();
+    if (row >= 0 && openPolicy(row)) document_->setVariables(variables);
+    reload_bar_->hide();
+}
+
+bool MainWindow::save() {
+    form_->commitInstructions();
+    const int row = library_->indexOfPath(document_->path());
+    const PolicyEntry* e = library_->entry(row);
+    if (!e) return false;
+    if (e->shipped) {
+        // Shipped policies are read-only: the edits go into a copy in the user folder.
+        bool ok = false;
+        const QString name = QInputDialog::getText(
+            this, tr("Save a copy"), tr("Shipped policies are read-only. Save your edits as:"),
+            QLineEdit::Normal, library_->freeName(e->name), &ok);
+        if (!ok) return false;
+        auto copied = library_->duplicate(row, name.trimmed());
+        if (!copied) {
+            QMessageBox::warning(this, tr("Save"), QString::fromStdString(copied.error().message));
+            return false;
+        }
+        const QString source = document_->source();
+        auto saved = library_->save(*copied, source);
+        if (!saved) return false;
+        const nlohmann::json variables = document_->variables();
+        openPolicy(library_->indexOfPath(*copied));
+        document_->setVariables(variables);
+        return true;
+    }
+    auto saved = library_->save(e->path, document_->source());
+    if (!saved) {
+        QMessageBox::warning(this, tr("Save"), QString::fromStdString(saved.error().message));
+        return false;
+    }
+    document_->setClean();
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(document_->path())), 3000);
+    return true;
+}
+
+bool MainWindow::maybeSave() {
+    form_->commitInstructions();
+    if (!document_->isModified()) return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved edits"), tr("Save your edits to %1?").arg(document_->name()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save) return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::updateTitle() {
+    const QString name = document_->name();
+    setWindowTitle(name.isEmpty()
+                       ? tr("Decision Studio")
+                       : tr("%1%2 — Decision Studio")
+                             .arg(name, document_->isModified() ? QStringLiteral("*") : QString()));
+}
+
+void MainWindow::updateActions() {
+    const bool busy = runner_->busy() || backend_watcher_.isRunning();
+    run_->setEnabled(!busy && document_->valid() && document_->schema().has_value());
+    cancel_->setEnabled(busy);
+    const PolicyEntry* e = library_->entry(library_->indexOfPath(document_->path()));
+    const bool user = e && !e->shipped;
+    rename_->setEnabled(user);
+    delete_->setEnabled(user);
+    duplicate_->setEnabled(e != nullptr);
+}
+
+uint64_t MainWindow::runSeed() const {
+    return canvas_model_->seed();
+}
+
+bool MainWindow::run() {
+    form_->commitInstructions();
+    if (!document_->valid() || !document_->schema()) {
+        results_view_->showError(tr("The policy does not render: %1").arg(document_->firstError()));
+        return false;
+    }
+    if (runner_->busy() || backend_watcher_.isRunning()) return false;
+    const core::EndpointProfile* profile = endpoints_.activeProfile();
+    if (!profile) {
+        results_view_->showError(tr("No endpoint: add one in Endpoints (Ctrl+E)."));
+        return false;
+    }
+    side_tabs_->setCurrentWidget(results_view_);
+    run_policy_ = document_->name();
+    if (backend_ && backend_profile_ == profile->name) {
+        startDecide();
+        return true;
+    }
+    // Build the backend off the UI thread (a remote Auto profile asks /health first).
+    auto secrets = core::read_profile_secrets(*profile, core::process_environment());
+    if (!secrets) {
+        results_view_->showError(QString::fromStdString(secrets.error().message));
+        return false;
+    }
+    run_pending_ = true;
+    backend_profile_ = profile->name;
+    results_view_->showProgress(profile->remote() ? tr("Connecting") : tr("Preparing the engine"),
+                                -1);
+    backend_watcher_.setFuture(QtConcurrent::run(
+        [p = *profile, s = secrets.value()] { return core::make_profile_backend(p, s); }));
+    updateActions();
+    return true;
+}
+
+void MainWindow::startDecide() {
+    run_pending_ = false;
+    core::DecideRequest request;
+    request.schema = *document_->schema();
+    // The run reads the canvas the canvas view shows: its layout and seed.
+    request.schema.layout = canvas_model_->layout();
+    request.state = document_->state();
+    request.seed = runSeed();
+    results_view_->showProgress(tr("Starting"), -1);
+    if (!runner_->decide(request))
+        results_view_->showError(tr("No backend for the active endpoint."));
+    updateActions();
+}
+
+void MainWindow::cancelRun() {
+    if (!runner_->busy() && !backend_watcher_.isRunning()) return;
+    run_pending_ = false;
+    runner_->cancel();
+    results_view_->showError(tr("Cancelled."));
+    updateActions();
+    Q_EMIT runFinished(false);
+}
+
+void MainWindow::onDecided(const core::Decision& decision) {
+    results_view_->clearStatus();
+    results_model_->setDecision(decision);
+    const core::EndpointProfile* p = endpoints_.activeProfile();
+    history_->add({QDateTime::currentDateTime(), run_policy_,
+                   p ? QString::fromStdString(p->summary()) : QString(), decision});
+    updateActions();
+    Q_EMIT runFinished(true);
+}
+
+void MainWindow::onFailed(const engine::Error& error) {
+    if (error.kind == engine::ErrorKind::Cancelled) {
+        results_view_->showError(tr("Cancelled."));
+    } else {
+        // A backend that failed to build or connect is rebuilt on the next run.
+        if (error.kind == engine::ErrorKind::Remote || !backend_) {
+            backend_.reset();
+            backend_profile_.clear();
+        }
+        results_view_->showError(QString::fromStdString(error.message));
+    }
+    updateActions();
+    Q_EMIT runFinished(false);
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    setEndpoints(core::EndpointProfileStore::load(
+        settings, options_.default_model_dir.toStdString(), core::process_environment(),
+        core::ConfigPaths::standard(core::process_environment())));
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1500, 900);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    main_split_->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
+    editor_split_->restoreState(
+        settings.value(QStringLiteral("window/editorSplitter")).toByteArray());
+    views_split_->restoreState(
+        settings.value(QStringLiteral("window/viewsSplitter")).toByteArray());
+    canvas_model_->setLayout(settings.value(QStringLiteral("canvas/layout")).toString() ==
+                                     QLatin1String("schema_first")
+                                 ? core::Layout::SchemaFirst
+                                 : core::Layout::DocumentFirst);
+    const QString last = settings.value(QStringLiteral("policy/last")).toString();
+    const int row = library_->indexOfPath(last);
+    if (row < 0 || !openPolicy(row)) openPolicyByName(options_.initial_policy);
+    if (document_->name().isEmpty() && library_->rowCount() > 0) openPolicy(0);
+}
+
+void MainWindow::saveSettings() {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/mainSplitter"), main_split_->saveState());
+    settings.setValue(QStringLiteral("window/editorSplitter"), editor_split_->saveState());
+    settings.setValue(QStringLiteral("window/viewsSplitter"), views_split_->saveState());
+    settings.setValue(QStringLiteral("canvas/layout"),
+                      QString::fromLatin1(core::to_string(canvas_model_->layout()).data()));
+    settings.setValue(QStringLiteral("policy/last"), document_->path());
+    endpoints_.save(settings);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    saveSettings();
+    event->accept();
+}
+
+}  // namespace ui

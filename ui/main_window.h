@@ -1,0 +1,131 @@
+#pragma once
+// Decision Studio's main window: the policy library, the policy editor (form and source views
+// of one document, the variables panel), results and the canvas view; the active endpoint in the
+// status bar. Runs go through a BackendRunner, so the UI thread never waits on the engine or the
+// network. Geometry, splitters, the last policy and the endpoint profiles (never secrets) are
+// kept in QSettings.
+
+#include <QFutureWatcher>
+#include <QMainWindow>
+#include <memory>
+
+#include "core/backend_runner.h"
+#include "core/endpoint_profiles.h"
+#include "engine/tokenizer.h"
+
+class QAction;
+class QLabel;
+class QListView;
+class QPushButton;
+class QSplitter;
+class QTabWidget;
+
+namespace ui {
+
+class CanvasModel;
+class CanvasView;
+class HistoryModel;
+class PolicyDocument;
+class PolicyForm;
+class PolicyLibrary;
+class ResultsModel;
+class ResultsView;
+class SourceEditor;
+class VariablesPanel;
+
+struct MainWindowOptions {
+    QString user_policy_dir;          // empty: the standard location
+    QString default_model_dir;        // the local engine's model folder on first use
+    QString fallback_tokenizer_json;  // used when the active profile has no tokenizer
+    QString initial_policy = QStringLiteral("support_triage");
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    explicit MainWindow(const MainWindowOptions& options, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    PolicyDocument* document() const { return document_; }
+    PolicyLibrary* library() const { return library_; }
+    PolicyForm* form() const { return form_; }
+    SourceEditor* sourceEditor() const { return source_; }
+    CanvasModel* canvasModel() const { return canvas_model_; }
+    CanvasView* canvasView() const { return canvas_view_; }
+    ResultsModel* resultsModel() const { return results_model_; }
+    ResultsView* resultsView() const { return results_view_; }
+    core::BackendRunner* runner() const { return runner_; }
+    QTabWidget* sideTabs() const { return side_tabs_; }
+    QString endpointStatusText() const;
+    const core::EndpointProfileStore& endpoints() const { return endpoints_; }
+    void setEndpoints(const core::EndpointProfileStore& store);
+
+    bool openPolicy(int row);
+    bool openPolicyByName(const QString& name);
+    // Starts a run of the open policy on the active endpoint (false when it cannot start).
+    bool run();
+    void cancelRun();
+    uint64_t runSeed() const;
+    void showEndpoints();
+
+  Q_SIGNALS:
+    void runFinished(bool ok);
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+
+  private:
+    void buildActions();
+    void buildLayout();
+    void restoreSettings();
+    void saveSettings();
+    void activeProfileChanged();
+    void loadTokenizer();
+    bool maybeSave();
+    bool save();
+    void updateTitle();
+    void updateActions();
+    void startDecide();
+    void onDecided(const core::Decision& decision);
+    void onFailed(const engine::Error& error);
+    void reloadFromDisk();
+
+    MainWindowOptions options_;
+    PolicyLibrary* library_;
+    PolicyDocument* document_;
+    PolicyForm* form_ = nullptr;
+    SourceEditor* source_ = nullptr;
+    VariablesPanel* variables_ = nullptr;
+    CanvasModel* canvas_model_;
+    CanvasView* canvas_view_ = nullptr;
+    ResultsModel* results_model_;
+    HistoryModel* history_;
+    ResultsView* results_view_ = nullptr;
+    core::BackendRunner* runner_;
+    QListView* library_view_ = nullptr;
+    QTabWidget* side_tabs_ = nullptr;
+    QSplitter* main_split_ = nullptr;
+    QSplitter* editor_split_ = nullptr;
+    QSplitter* views_split_ = nullptr;
+    QLabel* endpoint_label_ = nullptr;
+    QWidget* reload_bar_ = nullptr;
+    QLabel* reload_label_ = nullptr;
+
+    QAction* run_ = nullptr;
+    QAction* cancel_ = nullptr;
+    QAction* save_ = nullptr;
+    QAction* duplicate_ = nullptr;
+    QAction* rename_ = nullptr;
+    QAction* delete_ = nullptr;
+
+    core::EndpointProfileStore endpoints_;
+    std::shared_ptr<core::Backend> backend_;  // for the active profile, built on first run
+    std::string backend_profile_;             // which profile backend_ was built for
+    QFutureWatcher<engine::Result<std::shared_ptr<core::Backend>>> backend_watcher_;
+    QFutureWatcher<std::shared_ptr<const engine::Tokenizer>> tokenizer_watcher_;
+    QString tokenizer_path_;
+    bool run_pending_ = false;
+    QString run_policy_;
+};
+
+}  // namespace ui

@@ -1,0 +1,146 @@
+// Results and history models (see results_model.h).
+#include "ui/results/results_model.h"
+
+namespace ui {
+
+ResultsModel::ResultsModel(QObject* parent) : QAbstractListModel(parent) {}
+
+void ResultsModel::setDecision(const core::Decision& decision) {
+    beginResetModel();
+    decision_ = decision;
+    has_decision_ = true;
+    endResetModel();
+}
+
+void ResultsModel::clear() {
+    beginResetModel();
+    decision_ = {};
+    has_decision_ = false;
+    endResetModel();
+}
+
+int ResultsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(decision_.questions.size());
+}
+
+namespace {
+QStringList to_list(const std::vector<std::string>& v) {
+    QStringList out;
+    for (const auto& s : v) out << QString::fromStdString(s);
+    return out;
+}
+QList<double> to_list(const std::vector<double>& v) {
+    return QList<double>(v.begin(), v.end());
+}
+}  // namespace
+
+QVariant ResultsModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount()) return {};
+    const core::QuestionOutcome& q = decision_.questions[static_cast<size_t>(index.row())];
+    switch (role) {
+        case Qt::DisplayRole:
+            return outcomeSummary(q);
+        case IdRole:
+            return QString::fromStdString(q.id);
+        case LabelsRole:
+            return to_list(q.labels);
+        case AlternativesRole:
+            return to_list(q.alternatives);
+        case MeanRole:
+            return QVariant::fromValue(to_list(q.mean));
+        case WinnerRole:
+            return q.winner;
+        case ConfidenceRole:
+            return q.confidence;
+        case EntropyRole:
+            return q.entropy;
+        case HesitationRole:
+            return q.hesitation;
+        case HesitationTextRole:
+            return QString::fromUtf8(
+                core::to_string(q.hesitation_class()).data(),
+                static_cast<qsizetype>(core::to_string(q.hesitation_class()).size()));
+        case StderrRole:
+            return q.stderr_winner ? QVariant(*q.stderr_winner) : QVariant();
+        case AgreementRole:
+            return q.agreement;
+        case PerReadRole: {
+            QList<QList<double>> rows;
+            for (const auto& r : q.per_read) rows << to_list(r);
+            return QVariant::fromValue(rows);
+        }
+        case PositionRole:
+            return q.pos;
+        case IsolatedRole:
+            return q.isolated;
+    }
+    return {};
+}
+
+QHash<int, QByteArray> ResultsModel::roleNames() const {
+    return {{IdRole, "id"},
+            {LabelsRole, "labels"},
+            {AlternativesRole, "alternatives"},
+            {MeanRole, "mean"},
+            {WinnerRole, "winner"},
+            {ConfidenceRole, "confidence"},
+            {EntropyRole, "entropy"},
+            {HesitationRole, "hesitation"},
+            {HesitationTextRole, "hesitationText"},
+            {StderrRole, "stderr"},
+            {AgreementRole, "agreement"},
+            {PerReadRole, "perRead"},
+            {PositionRole, "pos"},
+            {IsolatedRole, "isolated"}};
+}
+
+QString formatMs(double ms) {
+    if (ms >= 1000) return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 2);
+    return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 2 : 1);
+}
+
+QString outcomeSummary(const core::QuestionOutcome& outcome) {
+    const size_t w = static_cast<size_t>(std::max(0, outcome.winner));
+    const QString answer = w < outcome.alternatives.size()
+                               ? QString::fromStdString(outcome.alternatives[w])
+                               : QString();
+    return QStringLiteral("%1: %2 (%3%)")
+        .arg(QString::fromStdString(outcome.id), answer)
+        .arg(outcome.confidence * 100, 0, 'f', 0);
+}
+
+HistoryModel::HistoryModel(int capacity, QObject* parent)
+    : QAbstractListModel(parent), capacity_(capacity) {}
+
+void HistoryModel::add(HistoryEntry entry) {
+    beginResetModel();
+    entries_.push_front(std::move(entry));
+    while (static_cast<int>(entries_.size()) > capacity_) entries_.pop_back();
+    endResetModel();
+}
+
+const HistoryEntry* HistoryModel::entry(int row) const {
+    return row >= 0 && row < rowCount() ? &entries_[static_cast<size_t>(row)] : nullptr;
+}
+
+int HistoryModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(entries_.size());
+}
+
+QVariant HistoryModel::data(const QModelIndex& index, int role) const {
+    const HistoryEntry* e = entry(index.row());
+    if (!e) return {};
+    if (role == Qt::DisplayRole) {
+        QStringList answers;
+        for (const auto& q : e->decision.questions) answers << outcomeSummary(q);
+        return QStringLiteral("%1  %2 — %3")
+            .arg(e->when.toString(QStringLiteral("HH:mm:ss")), e->policy,
+                 answers.join(QStringLiteral(", ")));
+    }
+    if (role == Qt::ToolTipRole)
+        return tr("%1 on %2, total %3")
+            .arg(e->policy, e->endpoint, formatMs(e->decision.timings.total_ms));
+    return {};
+}
+
+}  // namespace ui

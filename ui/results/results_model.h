@@ -1,0 +1,75 @@
+#pragma once
+// A Decision as an item model: one row per question, with the numbers a card draws exposed as
+// roles (so tests and views read the same values), and the runs kept as history.
+
+#include <QAbstractListModel>
+#include <QDateTime>
+#include <deque>
+
+#include "core/decision.h"
+
+namespace ui {
+
+class ResultsModel : public QAbstractListModel {
+    Q_OBJECT
+  public:
+    enum Roles {
+        IdRole = Qt::UserRole + 1,
+        LabelsRole,          // QStringList: yes/no, A.., 1..
+        AlternativesRole,    // QStringList: what each label means
+        MeanRole,            // QList<double>: mean probability per label
+        WinnerRole,          // int
+        ConfidenceRole,      // double
+        EntropyRole,         // double (nats)
+        HesitationRole,      // double (entropy / ln |labels|)
+        HesitationTextRole,  // "Clear", "Somewhat unsure", "Very unsure"
+        StderrRole,          // double, or invalid when there was one read
+        AgreementRole,       // double
+        PerReadRole,         // QList<QList<double>>: per draw, per label
+        PositionRole,        // slot position in its canvas
+        IsolatedRole,
+    };
+
+    explicit ResultsModel(QObject* parent = nullptr);
+    void setDecision(const core::Decision& decision);
+    void clear();
+    const core::Decision& decision() const { return decision_; }
+    bool hasDecision() const { return has_decision_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+  private:
+    core::Decision decision_;
+    bool has_decision_ = false;
+};
+
+struct HistoryEntry {
+    QDateTime when;
+    QString policy;
+    QString endpoint;
+    core::Decision decision;
+};
+
+// The last runs, newest first (at most `capacity`).
+class HistoryModel : public QAbstractListModel {
+    Q_OBJECT
+  public:
+    explicit HistoryModel(int capacity = 50, QObject* parent = nullptr);
+    void add(HistoryEntry entry);
+    const HistoryEntry* entry(int row) const;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+
+  private:
+    int capacity_;
+    std::deque<HistoryEntry> entries_;
+};
+
+// "12.3 ms" / "1.24 s".
+QString formatMs(double ms);
+// The winner's summary of a question: "team: billing (87%)".
+QString outcomeSummary(const core::QuestionOutcome& outcome);
+
+}  // namespace ui

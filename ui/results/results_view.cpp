@@ -1,0 +1,161 @@
+// The results panel (see results_view.h).
+#include "ui/results/results_view.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QLabel>
+#include <QListView>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "core/read_stats.h"
+#include "ui/results/result_card.h"
+#include "ui/results/results_model.h"
+
+namespace ui {
+
+ResultsView::ResultsView(ResultsModel* model, HistoryModel* history, QWidget* parent)
+    : QWidget(parent), model_(model), history_(history) {
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+
+    auto* top = new QHBoxLayout;
+    status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("runStatus"));
+    status_->setWordWrap(true);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    progress_ = new QProgressBar(this);
+    progress_->setMaximumWidth(180);
+    progress_->setTextVisible(false);
+    progress_->hide();
+    copy_ = new QPushButton(tr("&Copy as JSON"), this);
+    copy_->setEnabled(false);
+    top->addWidget(status_, 1);
+    top->addWidget(progress_);
+    top->addWidget(copy_);
+    outer->addLayout(top);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setObjectName(QStringLiteral("resultsSplitter"));
+    auto* scroll = new QScrollArea(splitter);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* holder = new QWidget(scroll);
+    cards_layout_ = new QVBoxLayout(holder);
+    placeholder_ =
+        new QLabel(tr("Run the policy (Ctrl+Return) to see one card per question."), holder);
+    placeholder_->setForegroundRole(QPalette::PlaceholderText);
+    placeholder_->setAlignment(Qt::AlignCenter);
+    placeholder_->setWordWrap(true);
+    cards_layout_->addWidget(placeholder_);
+    cards_layout_->addStretch();
+    scroll->setWidget(holder);
+
+    auto* bottom = new QWidget(splitter);
+    auto* bottom_layout = new QVBoxLayout(bottom);
+    bottom_layout->setContentsMargins(0, 0, 0, 0);
+    timings_ = new QLabel(bottom);
+    timings_->setObjectName(QStringLiteral("timings"));
+    timings_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    bottom_layout->addWidget(timings_);
+    auto* history_label = new QLabel(tr("&History"), bottom);
+    history_view_ = new QListView(bottom);
+    history_view_->setObjectName(QStringLiteral("historyList"));
+    history_view_->setModel(history_);
+    history_view_->setUniformItemSizes(true);
+    history_label->setBuddy(history_view_);
+    bottom_layout->addWidget(history_label);
+    bottom_layout->addWidget(history_view_);
+    splitter->addWidget(scroll);
+    splitter->addWidget(bottom);
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 1);
+    outer->addWidget(splitter, 1);
+
+    connect(copy_, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(decisionJson()); });
+    connect(model_, &QAbstractItemModel::modelReset, this, &ResultsView::rebuild);
+    connect(history_view_, &QListView::activated, this,
+            [this](const QModelIndex& index) { Q_EMIT historySelected(index.row()); });
+    connect(history_view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& index) {
+                if (index.isValid()) Q_EMIT historySelected(index.row());
+            });
+    rebuild();
+}
+
+QList<ResultCard*> ResultsView::cards() const {
+    return findChildren<ResultCard*>();
+}
+
+QString ResultsView::timingsText() const {
+    return timings_->text();
+}
+
+QString ResultsView::decisionJson() const {
+    if (!model_->hasDecision()) return {};
+    nlohmann::json body = core::decision_json(model_->decision(), core::AnswerForm::Chat);
+    return QString::fromStdString(body.dump(2));
+}
+
+void ResultsView::rebuild() {
+    for (ResultCard* card : cards()) {
+        cards_layout_->removeWidget(card);
+        delete card;
+    }
+    const int rows = model_->rowCount();
+    for (int r = 0; r < rows; ++r)
+        cards_layout_->insertWidget(
+            r, new ResultCard(model_->index(r), cards_layout_->parentWidget()));
+    placeholder_->setVisible(rows == 0);
+    copy_->setEnabled(model_->hasDecision());
+    if (model_->hasDecision()) {
+        const core::Decision& d = model_->decision();
+        const core::Timings& t = d.timings;
+        QString text =
+            tr("Encode %1 · decode %2 · readout %3")
+                .arg(formatMs(t.encode_ms), formatMs(t.decode_ms), formatMs(t.readout_ms));
+        if (t.network_ms > 0) text += tr(" · network %1").arg(formatMs(t.network_ms));
+        text += tr(" · total %1  —  %2 read(s) × %3 sample(s), %4 prompt tokens, %5")
+                    .arg(formatMs(t.total_ms))
+                    .arg(d.reads)
+                    .arg(d.samples)
+                    .arg(d.prompt_tokens)
+                    .arg(QString::fromStdString(d.backend));
+        timings_->setText(text);
+    } else {
+        timings_->clear();
+    }
+}
+
+void ResultsView::showProgress(const QString& stage, double fraction) {
+    status_->setForegroundRole(QPalette::WindowText);
+    status_->setText(stage.isEmpty() ? tr("Running…") : stage + QStringLiteral("…"));
+    progress_->show();
+    if (fraction < 0) {
+        progress_->setRange(0, 0);  // busy indicator
+    } else {
+        progress_->setRange(0, 1000);
+        progress_->setValue(int(fraction * 1000));
+    }
+}
+
+void ResultsView::showError(const QString& message) {
+    progress_->hide();
+    QPalette p = status_->palette();
+    const bool dark = p.color(QPalette::Window).lightness() < 128;
+    p.setColor(QPalette::WindowText, dark ? QColor(0xff, 0x8a, 0x8a) : QColor(0xb0, 0x00, 0x20));
+    status_->setPalette(p);
+    status_->setText(QStringLiteral("⚠ ") + message);
+}
+
+void ResultsView::clearStatus() {
+    progress_->hide();
+    status_->setPalette(palette());
+    status_->clear();
+}
+
+}  // namespace ui
