@@ -12,7 +12,8 @@ DGEM_COMMAND(make_tiny_model) {
     return cli::CommandSpec{
         "make-tiny-model",
         "write a small random DiffusionGemma model folder (tests, demos, benchmarks)",
-        "dgem make-tiny-model --out DIR [--seed N] [--preset tiny|small] [--tokenizer FILE]",
+        "dgem make-tiny-model --out DIR [--seed N] [--preset tiny|small] [--dtype f32|bf16] "
+        "[--tokenizer FILE]",
         "Writes config.json, generation_config.json, model.safetensors and tokenizer.json of a\n"
         "DiffusionGemma with the real architecture at small sizes and deterministic random\n"
         "weights (same seed, same files). `tiny` has about 17M parameters, `small` about 114M.",

@@ -1,6 +1,7 @@
-# CUDA backend tests (tst_cuda_*) drive the engine's internal interfaces (ComputeBackend, the CUDA
+# Backend tests (tst_cuda_*, tst_backend_*) drive the engine's internal interfaces (ComputeBackend, the CUDA
 # backend's extensions) directly, so they see the engine's private headers.
-file(GLOB DS_CUDA_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/engine/tst_cuda_*.cpp)
+file(GLOB DS_CUDA_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/engine/tst_cuda_*.cpp
+     ${CMAKE_CURRENT_SOURCE_DIR}/engine/tst_backend_*.cpp)
 foreach(src ${DS_CUDA_TESTS})
   get_filename_component(base ${src} NAME_WE)
   target_include_directories(engine_${base} PRIVATE ${CMAKE_SOURCE_DIR}/local-engine/src)
