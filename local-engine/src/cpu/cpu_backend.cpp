@@ -6,9 +6,11 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <numeric>
 
 #include "backend/compute_backend.h"
@@ -381,20 +383,29 @@ class CpuBackend : public ComputeBackend {
         const int64_t H = c.hidden_size, V = c.vocab_size, I = c.intermediate_size;
         std::vector<float> soft(static_cast<size_t>(N * H));
         const int64_t block = 8;
-        pool_.parallel_for((N + block - 1) / block, [&](int64_t bi) {
-            const int64_t b = bi * block, e = std::min(N, b + block), n = e - b;
-            std::vector<float> p(static_cast<size_t>(n * V));
-            std::memcpy(p.data(), logits + b * V, static_cast<size_t>(n * V) * sizeof(float));
-            for (int64_t i = 0; i < n; ++i) {
-                cpu::softmax_inplace(&p[i * V], V);
-                if (round_probs_bf16_)
-                    for (int64_t j = 0; j < V; ++j)
-                        p[i * V + j] = model::bf16_to_float(model::float_to_bf16(p[i * V + j]));
+        // One probability buffer per pool thread, kept between calls: fresh 8 MB buffers per
+        // block cost more in page faults and zeroing than the softmax itself.
+        std::lock_guard<std::mutex> lock(scratch_mutex_);
+        if (scratch_.size() < static_cast<size_t>(pool_.size()))
+            scratch_.resize(static_cast<size_t>(pool_.size()));
+        std::atomic<int> next_buffer{0};
+        pool_.parallel_chunks((N + block - 1) / block, [&](int64_t cb, int64_t ce) {
+            std::vector<float>& p = scratch_[static_cast<size_t>(next_buffer++)];
+            if (p.size() < static_cast<size_t>(block * V)) p.resize(static_cast<size_t>(block * V));
+            for (int64_t bi = cb; bi < ce; ++bi) {
+                const int64_t b = bi * block, e = std::min(N, b + block), n = e - b;
+                std::memcpy(p.data(), logits + b * V, static_cast<size_t>(n * V) * sizeof(float));
+                for (int64_t i = 0; i < n; ++i) {
+                    cpu::softmax_inplace(&p[i * V], V);
+                    if (round_probs_bf16_)
+                        for (int64_t j = 0; j < V; ++j)
+                            p[i * V + j] = model::bf16_to_float(model::float_to_bf16(p[i * V + j]));
+                }
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(n),
+                            static_cast<int>(H), static_cast<int>(V), embed_scale_, p.data(),
+                            static_cast<int>(V), embed_, static_cast<int>(H), 0.0f, &soft[b * H],
+                            static_cast<int>(H));
             }
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(n),
-                        static_cast<int>(H), static_cast<int>(V), embed_scale_, p.data(),
-                        static_cast<int>(V), embed_, static_cast<int>(H), 0.0f, &soft[b * H],
-                        static_cast<int>(H));
         });
         std::vector<float> normed(static_cast<size_t>(N * H));
         pool_.parallel_for(N, [&](int64_t t) {
@@ -662,6 +673,8 @@ class CpuBackend : public ComputeBackend {
     const float *sc_pre_ = nullptr, *sc_gate_ = nullptr, *sc_up_ = nullptr, *sc_down_ = nullptr;
     float embed_scale_ = 1.0f;
     bool round_probs_bf16_ = false;
+    std::mutex scratch_mutex_;
+    std::vector<std::vector<float>> scratch_;  // per pool thread, self-conditioning softmax
 };
 
 }  // namespace
