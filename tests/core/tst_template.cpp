@@ -245,7 +245,11 @@ class TemplateTest : public QObject {
             "}}}{{ end }}",
             json{{"opts", {{{"Name", "yes"}}, {{"Name", "no \"way\""}}}}},
             "{\"name\": \"yes\"},{\"name\": \"no \\\"way\\\"\"}");
-        CHECK_ERROR("x\n  {{ range .top }}{{ end }}", data, "2:3", "range can't iterate over T");
+        CHECK_ERROR("x\n  {{ range .top }}{{ end }}", data, "2:3",
+                    "range can't iterate over \"T\" (a string)");
+        // Data in an error message stays on one line.
+        CHECK_ERROR("{{ range .nl }}{{ end }}", json{{"nl", "a\nb"}}, "1:1",
+                    "range can't iterate over \"a\\nb\"");
     }
 
     void variables() {

@@ -18,6 +18,13 @@ namespace {
 
 using json = nlohmann::json;
 
+// A value for an error message: short, quoted when text, on one line.
+std::string short_value(const json& j) {
+    std::string text = go_sprint(j);
+    if (text.size() > 60) text = text.substr(0, 57) + "...";
+    return j.is_string() ? go_quote(text) : text;
+}
+
 class Executor {
   public:
     explicit Executor(const json& data) : root_{data.is_null() ? json::object() : data, false} {
@@ -138,8 +145,8 @@ class Executor {
                     if (!iterate(Value{i, false}, Value{i, false})) break;
                 }
             } else {
-                fail(n.pos, "range can't iterate over " + go_sprint(j) + " (a " + go_type_name(j) +
-                                "); range takes an array, a map or an integer");
+                fail(n.pos, "range can't iterate over " + short_value(j) + " (a " +
+                                go_type_name(j) + "); range takes an array, a map or an integer");
             }
         }
         Flow f = Flow::Normal;
@@ -324,7 +331,13 @@ Result<RenderedTemplate> render_template_traced(std::string_view source, const n
         const tmpl::ParsedTemplate parsed = tmpl::parse_template(source, kTemplateMaxNesting);
         return tmpl::Executor(data).run(parsed.root);
     } catch (const tmpl::TemplateError& e) {
-        return engine::bad_input(file + ":" + text_position(source, e.pos) + ": " + e.message);
+        // One line, whatever the data in the message held.
+        std::string message = e.message;
+        for (char& c : message) {
+            if (c == '\n' || c == '\r') c = ' ';
+        }
+        if (message.size() > 600) message = message.substr(0, 597) + "...";
+        return engine::bad_input(file + ":" + text_position(source, e.pos) + ": " + message);
     } catch (const std::bad_alloc&) {
         return engine::bad_input(file + ": rendering needs more memory than is available");
     }
