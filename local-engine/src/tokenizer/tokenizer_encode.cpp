@@ -65,6 +65,12 @@ struct Scratch {
 };
 thread_local Scratch scratch;
 
+// A thread that once encoded a huge text should not keep its buffers for good.
+void trim_scratch() {
+    constexpr size_t kKeepBytes = size_t{1} << 20;
+    if (scratch.symbols.capacity() * sizeof(Symbol) > kKeepBytes) scratch = Scratch{};
+}
+
 }  // namespace
 
 void Tokenizer::Impl::encode_section(std::string_view section, std::vector<TokenId>& out) const {
@@ -163,6 +169,7 @@ std::vector<TokenId> Tokenizer::encode(std::string_view text) const {
         ++i;
     }
     if (start < text.size()) t.encode_section(text.substr(start), out);
+    trim_scratch();
     return out;
 }
 
