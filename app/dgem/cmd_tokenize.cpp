@@ -32,7 +32,7 @@ int run_jsonl(const engine::Tokenizer& tok) {
             return cli::fail_bad_input("stdin line " + std::to_string(number) +
                                        ": expected an object with a string \"text\"");
         const auto& text = in["text"].get_ref<const std::string&>();
-        nlohmann::json out = {{"text", text}, {"ids", tok.encode(text)}};
+        const nlohmann::ordered_json out = {{"text", text}, {"ids", tok.encode(text)}};
         std::cout << out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     }
     std::cout.flush();
