@@ -47,6 +47,10 @@ std::vector<OptionSpec> backend_options() {
         {"timeout", 0, "SECONDS", "request timeout (env DGEM_TIMEOUT)"},
         {"stats", 's', "", "print a table of probabilities, hesitation and timings"},
         {"local", 0, "", "run on the bundled local engine instead of a server"},
+        {"protocol", 0, "NAME",
+         "server protocol: chat, systemone, vllm, openai or auto (from /health)"},
+        {"tokenizer", 0, "FILE",
+         "tokenizer.json for --protocol vllm (default: the built Gemma tokenizer)"},
     };
 }
 

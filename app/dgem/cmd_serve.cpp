@@ -1,0 +1,125 @@
+// dgem serve: the local engine as a decision server (core/decision_server.h). Settings as dgem's
+// serving image names them (PORT, API_KEY, DGEM_SERVER_KEY, MAX_INFLIGHT, ...); SIGTERM and
+// SIGINT stop it gracefully: it stops accepting, lets requests in flight finish, and exits 0.
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "backend_factory.h"
+#include "cli.h"
+#include "core/decision_server.h"
+#include "core/local_backend.h"
+
+namespace {
+
+std::atomic<bool> stop_requested{false};
+
+extern "C" void on_stop_signal(int) {
+    stop_requested.store(true);
+}
+
+int run_serve(const cli::Args& args) {
+    engine::EngineOptions engine_options;
+    engine_options.model_dir = args.get("model", DS_DEFAULT_MODEL_DIR);
+    const std::string device = args.get("device", "auto");
+    if (device == "cpu")
+        engine_options.device = engine::Device::Cpu;
+    else if (device == "cuda")
+        engine_options.device = engine::Device::Cuda;
+    else if (device != "auto")
+        return cli::fail_bad_input("--device " + device + ": accepted: auto, cpu or cuda");
+    if (auto t = args.find("threads")) {
+        try {
+            engine_options.threads = std::stoi(*t);
+        } catch (...) {
+            return cli::fail_bad_input("--threads " + *t + ": expected a count, 0 for all");
+        }
+    }
+
+    core::ServerOptions base;
+    base.host = args.get("host", "127.0.0.1");
+    base.version = DS_VERSION;
+    auto options = core::ServerOptions::from_environment(core::process_environment(), base);
+    if (!options) return cli::fail(options.error());
+    if (auto p = args.find("port")) {
+        try {
+            size_t used = 0;
+            options->port = std::stoi(*p, &used);
+            if (used != p->size() || options->port < 0 || options->port > 65535)
+                throw std::out_of_range("");
+        } catch (...) {
+            return cli::fail_bad_input("--port " + *p + ": expected a port number from 0 to 65535");
+        }
+    }
+    if (auto m = args.find("max-inflight")) {
+        try {
+            options->max_inflight = std::stoi(*m);
+        } catch (...) {
+            return cli::fail_bad_input("--max-inflight " + *m +
+                                       ": expected a count, 0 for no bound");
+        }
+    }
+    static std::mutex log_mutex;
+    if (!args.has("quiet"))
+        options->access_log = [](const std::string& line) {
+            std::lock_guard lock(log_mutex);
+            std::cerr << "dgem serve: " << line << "\n";
+        };
+
+    std::cerr << "dgem serve: loading " << engine_options.model_dir.string() << "\n";
+    auto local = core::LocalBackend::open(engine_options);
+    if (!local) return cli::fail(local.error());
+    engine::Engine* engine = &(*local)->engine();
+    options->model_name = args.get("served-model-name", engine->info().name);
+    std::shared_ptr<core::Backend> backend(std::move(local.value()));
+
+    core::DecisionServer server(backend, *options, engine);
+    std::signal(SIGINT, on_stop_signal);
+    std::signal(SIGTERM, on_stop_signal);
+    if (auto started = server.start(); !started) return cli::fail(started.error());
+    // Tests and scripts read the port from this line (--port 0 picks a free one).
+    std::cout << "dgem serve: listening on http://" << options->host << ":" << server.port()
+              << " (model " << options->model_name << ", " << engine->info().device
+              << ", max in flight " << options->max_inflight
+              << (options->api_key.empty() ? "" : ", API_KEY required")
+              << (options->server_keys.empty() ? "" : ", X-DGem-Key required") << ")" << std::endl;
+    while (!stop_requested.load() && server.running())
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::cerr << "dgem serve: stopping; requests in flight finish first\n";
+    server.stop();
+    std::cerr << "dgem serve: stopped\n";
+    return cli::kExitOk;
+}
+
+}  // namespace
+
+DGEM_COMMAND(serve) {
+    std::vector<cli::OptionSpec> options = {
+        {"model", 'm', "DIR", "model folder (default: the tiny model built with the project)"},
+        {"host", 0, "HOST",
+         "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"},
+        {"port", 'p', "PORT", "port (env PORT; default 8080; 0 picks a free port)"},
+        {"max-inflight", 0, "N",
+         "decisions admitted at once before 503 overloaded (env MAX_INFLIGHT, default 8)"},
+        {"served-model-name", 0, "NAME",
+         "model name in /health and replies (default: the folder's)"},
+        {"quiet", 'q', "", "no access log on stderr"},
+    };
+    for (auto& o : dgem::local_engine_options()) options.push_back(o);
+    return cli::CommandSpec{
+        "serve",
+        "serve decisions and generations over HTTP from the local engine",
+        "dgem serve [--model DIR] [--host H] [--port P] [--device D]",
+        "Routes: GET /health (also / and /invoke/health); POST /v1/chat/completions (decision\n"
+        "form: system = schema JSON, user = state JSON; generative form with stream: true SSE;\n"
+        "vLLM structured reads via vllm_xargs.diffusion_seed_canvas); POST /v1/systemone.\n"
+        "Environment: PORT, API_KEY (bearer), DGEM_SERVER_KEY=new,old (X-DGem-Key), MAX_INFLIGHT,\n"
+        "DEFAULT_SAMPLES, DEFAULT_LAYOUT, DEFAULT_ISOLATE, DEFAULT_SEED_TOKEN, MAX_MODEL_LEN,\n"
+        "HTTP_IDLE_TIMEOUT, MAX_BODY_BYTES. SIGTERM/SIGINT stop it after requests in flight.",
+        options,
+        run_serve};
+}
