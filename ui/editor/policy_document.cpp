@@ -1,6 +1,7 @@
 // The open policy: source text, undo, render and diagnostics (see policy_document.h).
 #include "ui/editor/policy_document.h"
 
+#include <QPlainTextDocumentLayout>
 #include <QRegularExpression>
 #include <QTextBlock>
 #include <QTextCursor>
@@ -43,6 +44,8 @@ int char_offset(const std::string& utf8, size_t byte_offset) {
 
 PolicyDocument::PolicyDocument(QObject* parent)
     : QObject(parent), text_(new QTextDocument(this)), undo_(new QUndoStack(this)) {
+    // QPlainTextEdit shows only documents with a plain-text layout.
+    text_->setDocumentLayout(new QPlainTextDocumentLayout(text_));
     connect(text_, &QTextDocument::undoCommandAdded, this, [this] {
         if (loading_) return;
         undo_->push(new DocumentStepCommand(

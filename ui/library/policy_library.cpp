@@ -63,11 +63,7 @@ PolicyLibrary::PolicyLibrary(const QString& user_dir, QObject* parent)
     connect(&rescan_timer_, &QTimer::timeout, this, [this] {
         rescan();
         const QStringList changed = std::exchange(pending_changes_, {});
-        for (const QString& path : changed) {
-            if (own_writes_.removeAll(path) > 0) continue;
-            Q_EMIT policyFileChanged(path);
-        }
-        own_writes_.clear();
+        for (const QString& path : changed) Q_EMIT policyFileChanged(path);
     });
     auto on_change = [this](const QString& path) {
         if (!pending_changes_.contains(path)) pending_changes_ << path;
@@ -209,11 +205,13 @@ QString PolicyLibrary::freeName(const QString& stem) const {
 engine::Result<void> PolicyLibrary::save(const QString& path, const QString& source) {
     if (path.startsWith(QLatin1Char(':')))
         return file_error(path, QStringLiteral("shipped policies are read-only; duplicate it"));
+    // Our own write is not an outside change: stop watching the file while writing it (the
+    // rescan below watches it again).
+    if (watcher_.files().contains(path)) watcher_.removePath(path);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return file_error(path, QStringLiteral("cannot write: ") + file.errorString());
     file.write(source.toUtf8());
-    own_writes_ << path;
     if (!file.commit())
         return file_error(path, QStringLiteral("cannot write: ") + file.errorString());
     rescan();

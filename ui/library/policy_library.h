@@ -70,7 +70,6 @@ class PolicyLibrary : public QAbstractListModel {
     QFileSystemWatcher watcher_;
     QTimer rescan_timer_;
     QStringList pending_changes_;
-    QStringList own_writes_;  // paths this process just wrote (not reported as outside changes)
 };
 
 }  // namespace ui
