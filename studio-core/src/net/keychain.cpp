@@ -3,6 +3,10 @@
 
 #include <qt6keychain/keychain.h>
 #include <QEventLoop>
+#include <QFileInfo>
+
+#include <cstdlib>
+#include <optional>
 
 namespace core {
 
