@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <random>
+#include <regex>
 
 #include <nlohmann/json.hpp>
 
@@ -58,6 +59,11 @@ class PoliciesTest : public QObject {
         for (const auto& p : policies) {
             QVERIFY2(p.path.string().rfind(":/templates/", 0) == 0, p.path.string().c_str());
             QVERIFY2(p.sample_variables.is_object() && !p.sample_variables.empty(), p.name.c_str());
+            // Every sample variable is one the template reads.
+            for (auto it = p.sample_variables.begin(); it != p.sample_variables.end(); ++it) {
+                const std::regex use("\\." + it.key() + "[ )|}]");
+                QVERIFY2(std::regex_search(p.source, use), (p.name + ": " + it.key()).c_str());
+            }
             auto r = core::render_policy(p, core::variables_from_json(p.sample_variables));
             QVERIFY2(r.ok(), error_of(r).c_str());
             const json& questions = r->schema["questions"];
@@ -227,6 +233,7 @@ class PoliciesTest : public QObject {
             QVERIFY(p.error().message.find('\n') == std::string::npos);
         };
         check(root / "absent.json.tmpl", "no such file");
+        check("/dev/zero", "policy templates are limited to 1048576 bytes (1 MiB)");
         check(root, "is a folder");
         write_file(root / "big.json.tmpl", std::string(10 * 1024 * 1024, ' '));
         check(root / "big.json.tmpl",
