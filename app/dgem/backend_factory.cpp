@@ -1,0 +1,52 @@
+// make_backend: --local today; the remote protocols are added next to it.
+#include "backend_factory.h"
+
+#include "core/local_backend.h"
+#include "engine/engine.h"
+#include "remote_factory.h"
+
+namespace dgem {
+
+std::vector<cli::OptionSpec> local_engine_options() {
+    return {
+        {"device", 0, "DEVICE", "local engine device: auto (CUDA when present), cpu or cuda"},
+        {"threads", 0, "N", "local engine CPU threads (default: all)"},
+    };
+}
+
+namespace {
+
+engine::Result<std::unique_ptr<core::Backend>> make_local_backend(const cli::Args& args) {
+    engine::EngineOptions options;
+    options.model_dir = args.get("model", DS_DEFAULT_MODEL_DIR);
+    const std::string device = args.get("device", "auto");
+    if (device == "auto")
+        options.device = engine::Device::Auto;
+    else if (device == "cpu")
+        options.device = engine::Device::Cpu;
+    else if (device == "cuda")
+        options.device = engine::Device::Cuda;
+    else
+        return engine::bad_input("--device " + device + ": accepted: auto, cpu or cuda");
+    if (auto threads = args.find("threads")) {
+        try {
+            size_t used = 0;
+            options.threads = std::stoi(*threads, &used);
+            if (used != threads->size() || options.threads < 0) throw std::invalid_argument("");
+        } catch (const std::exception&) {
+            return engine::bad_input("--threads " + *threads + ": accepted: a count, 0 for all");
+        }
+    }
+    auto backend = core::LocalBackend::open(options);
+    if (!backend) return backend.error();
+    return std::unique_ptr<core::Backend>(std::move(backend.value()));
+}
+
+}  // namespace
+
+engine::Result<std::unique_ptr<core::Backend>> make_backend(const cli::Args& args) {
+    if (args.has("local")) return make_local_backend(args);
+    return make_remote_backend(args);  // remote_factory.h: -u/--url, DGEM_URL, config files
+}
+
+}  // namespace dgem

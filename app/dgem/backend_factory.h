@@ -1,0 +1,21 @@
+#pragma once
+// The seam between dgem's flags and core::Backend: every command that decides or generates gets
+// its backend here. --local opens the bundled engine; remote servers (-u/--url, DGEM_URL, the
+// config files) plug in here as well.
+
+#include <memory>
+
+#include "cli.h"
+#include "core/backend.h"
+
+namespace dgem {
+
+// Options a command adds for the local engine (--device, --threads), next to
+// cli::backend_options().
+std::vector<cli::OptionSpec> local_engine_options();
+
+// The backend the flags ask for. --local: the local engine on --model DIR (default: the tiny
+// model built with the project). Errors name the flag and what is accepted.
+engine::Result<std::unique_ptr<core::Backend>> make_backend(const cli::Args& args);
+
+}  // namespace dgem

@@ -1,0 +1,123 @@
+// dgem plan: shows the canvas plan of a policy without running a model: the prompt each read
+// group sends, the answer template with its slots, and the seeded canvas of every read.
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include "cli.h"
+#include "core/canvas_plan.h"
+#include "decision_input.h"
+
+namespace {
+
+// A token as a person reads it: its text, with line breaks and control tokens made visible.
+std::string show_token(const engine::Tokenizer& tok, engine::TokenId id) {
+    std::string text = tok.decode(std::vector<engine::TokenId>{id});
+    std::string out;
+    for (char c : text) out += c == '\n' ? std::string("\\n") : std::string(1, c);
+    return out;
+}
+
+std::string join_ints(const std::vector<engine::TokenId>& ids) {
+    std::ostringstream s;
+    for (size_t i = 0; i < ids.size(); ++i) s << (i ? " " : "") << ids[i];
+    return s.str();
+}
+
+void print_plan(const core::CanvasPlan& plan, const core::Schema& schema,
+                const engine::Tokenizer& tok, std::ostream& out) {
+    out << "layout " << core::to_string(plan.layout) << ", isolate "
+        << core::to_string(plan.isolate) << ", seed_token " << core::to_string(plan.seed_token)
+        << ", samples "
+        << (plan.samples.automatic ? "auto (up to " + std::to_string(plan.auto_max) +
+                                         " reads when a first-read entropy exceeds " +
+                                         std::to_string(plan.auto_threshold).substr(0, 5) + ")"
+                                   : std::to_string(plan.samples.count))
+        << ", seed " << plan.seed << ", canvas length " << plan.canvas_length << "\n";
+    for (size_t g = 0; g < plan.groups.size(); ++g) {
+        const core::ReadGroup& group = plan.groups[g];
+        std::string ids;
+        for (int qi : group.questions) ids += (ids.empty() ? "" : ", ") + schema.questions[qi].id;
+        out << "\nread group " << g + 1 << " (" << (group.isolated ? "isolated" : "joint")
+            << "): " << ids << "\n";
+        out << "  prompt: " << group.prompt_ids.size() << " tokens ("
+            << (plan.layout == core::Layout::SchemaFirst
+                    ? "system: questions, user: state"
+                    : "user: <user_text> state, <instructions> questions")
+            << ")\n";
+        out << "  canvas: width " << group.width << " (" << group.template_length
+            << " template tokens, <turn|>, " << group.width - group.template_length - 1
+            << " <pad>)\n    ";
+        for (int i = 0; i < group.template_length; ++i) {
+            auto slot = std::find_if(group.answer_slots.begin(), group.answer_slots.end(),
+                                     [&](const core::PlanSlot& s) { return s.pos == i; });
+            if (slot != group.answer_slots.end())
+                out << "[" << slot->question << "@" << i << "]";
+            else
+                out << show_token(tok, group.canvas_ids[i]);
+        }
+        out << "<turn|>\n  slots:\n";
+        for (const auto& s : group.answer_slots) {
+            out << "    " << s.question << " at " << s.pos << ":";
+            for (size_t l = 0; l < s.labels.size(); ++l)
+                out << " " << s.labels[l] << "=" << s.label_ids[l];
+            out << "\n";
+        }
+        out << "  label ids in one read: " << group.label_union.size() << " (at most "
+            << core::kMaxLabelIds << ")\n  reads:\n";
+        for (const auto& r : plan.rows) {
+            if (r.group != static_cast<int>(g)) continue;
+            std::vector<engine::TokenId> noise;
+            for (const auto& s : group.answer_slots) noise.push_back(r.canvas_ids[s.pos]);
+            out << "    draw " << r.draw + 1 << " seed " << r.seed << ": slot ids "
+                << join_ints(noise) << "\n";
+        }
+        if (plan.samples.automatic && plan.auto_max > 1)
+            out << "    (+" << plan.auto_max - 1 << " more draws from seed " << group.seed + 1
+                << " if the first read hesitates)\n";
+    }
+}
+
+int run_plan(const cli::Args& args) {
+    auto input = dgem::load_decision_input(args);
+    if (!input) return cli::fail(input.error());
+    const std::string tok_path = args.get("tokenizer", DS_TOKENIZER_JSON);
+    auto tok = engine::Tokenizer::load(tok_path);
+    if (!tok) return cli::fail(engine::bad_input("--tokenizer: " + tok.error().message));
+    core::PlanOptions options;
+    options.seed = input->seed;
+    if (auto canvas = args.find("canvas")) {
+        bool digits = !canvas->empty() && canvas->size() < 6 &&
+                      canvas->find_first_not_of("0123456789") == std::string::npos;
+        if (!digits)
+            return cli::fail_bad_input("--canvas " + *canvas + ": accepted: a length such as 256");
+        options.canvas_length = std::stoi(*canvas);
+    }
+    auto plan = core::build_plan(input->schema, input->state, *tok, options);
+    if (!plan) return cli::fail(engine::bad_input(input->source + ": " + plan.error().message));
+    if (args.has("json"))
+        std::cout << core::plan_json(*plan, input->schema).dump() << "\n";
+    else
+        print_plan(*plan, input->schema, *tok, std::cout);
+    return cli::kExitOk;
+}
+
+}  // namespace
+
+DGEM_COMMAND(plan) {
+    auto options = dgem::decision_options();
+    options.push_back(
+        {"tokenizer", 0, "FILE", "tokenizer.json (default: the one built with dgem)"});
+    options.push_back({"canvas", 0, "N", "the served canvas length (default 256)"});
+    options.push_back({"json", 0, "", "print the plan as JSON"});
+    return cli::CommandSpec{
+        "plan",
+        "show the canvas plan of a policy: prompt, answer template, slots, seeded reads",
+        "dgem plan -t FILE [-v key=value ...] [--layout L] [--seed N] [--json] [--tokenizer FILE]",
+        "Renders the policy, builds the prompt and the answer template the model reads, finds\n"
+        "each question's slot and draws the seeded noise of every read, exactly as a decision\n"
+        "would, without loading a model. --json prints prompt_ids, canvas_ids, width, layout,\n"
+        "reads and slots (and every read group under \"groups\").",
+        options,
+        run_plan};
+}

@@ -1,0 +1,27 @@
+#pragma once
+// What `dgem plan` and `dgem decide` share: the policy flags (-t FILE, -v key=value, -d data),
+// the overrides of the schema's read settings (--layout, --samples, --seed-token, --isolate) and
+// --seed. Errors name the flag or file and what is accepted.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli.h"
+#include "core/schema.h"
+
+namespace dgem {
+
+struct DecisionInput {
+    std::string source;   // the policy file, for messages
+    core::Schema schema;  // with the flag overrides applied
+    nlohmann::json state;
+    uint64_t seed = 42;  // the structured server's default seed
+};
+
+std::vector<cli::OptionSpec> decision_options();
+engine::Result<DecisionInput> load_decision_input(const cli::Args& args);
+
+}  // namespace dgem
