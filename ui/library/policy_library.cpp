@@ -1,6 +1,7 @@
 // The policy library (see policy_library.h).
 #include "ui/library/policy_library.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -28,6 +29,12 @@ QString vars_path_for(const QString& template_path) {
     p.chop(kSuffix.size());
     p += kVarsSuffix;
     return QFile::exists(p) ? p : QString();
+}
+
+QByteArray content_hash(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    return QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha1);
 }
 
 engine::Error file_error(const QString& path, const QString& what) {
@@ -63,7 +70,14 @@ PolicyLibrary::PolicyLibrary(const QString& user_dir, QObject* parent)
     connect(&rescan_timer_, &QTimer::timeout, this, [this] {
         rescan();
         const QStringList changed = std::exchange(pending_changes_, {});
-        for (const QString& path : changed) Q_EMIT policyFileChanged(path);
+        for (const QString& path : changed) {
+            // Only a real change of content counts (watchers also fire for renames, touches
+            // and our own saves).
+            const QByteArray hash = content_hash(path);
+            if (known_.value(path) == hash) continue;
+            known_[path] = hash;
+            Q_EMIT policyFileChanged(path);
+        }
     });
     auto on_change = [this](const QString& path) {
         if (!pending_changes_.contains(path)) pending_changes_ << path;
@@ -128,6 +142,9 @@ void PolicyLibrary::watch() {
     watcher_.addPath(user_dir_);
     for (const auto& e : entries_) {
         if (e.shipped) continue;
+        if (!known_.contains(e.path)) known_[e.path] = content_hash(e.path);
+        if (!e.vars_path.isEmpty() && !known_.contains(e.vars_path))
+            known_[e.vars_path] = content_hash(e.vars_path);
         watcher_.addPath(e.path);
         if (!e.vars_path.isEmpty()) watcher_.addPath(e.vars_path);
     }
@@ -212,6 +229,7 @@ engine::Result<void> PolicyLibrary::save(const QString& path, const QString& sou
     if (!file.open(QIODevice::WriteOnly))
         return file_error(path, QStringLiteral("cannot write: ") + file.errorString());
     file.write(source.toUtf8());
+    known_[path] = QCryptographicHash::hash(source.toUtf8(), QCryptographicHash::Sha1);
     if (!file.commit())
         return file_error(path, QStringLiteral("cannot write: ") + file.errorString());
     rescan();

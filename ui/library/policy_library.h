@@ -7,6 +7,7 @@
 
 #include <QAbstractListModel>
 #include <QFileSystemWatcher>
+#include <QHash>
 #include <QString>
 #include <QTimer>
 #include <vector>
@@ -70,6 +71,7 @@ class PolicyLibrary : public QAbstractListModel {
     QFileSystemWatcher watcher_;
     QTimer rescan_timer_;
     QStringList pending_changes_;
+    QHash<QString, QByteArray> known_;  // content hash of each watched file as last seen
 };
 
 }  // namespace ui
