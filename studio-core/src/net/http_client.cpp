@@ -119,7 +119,7 @@ Attempt run_once(const std::string& method, const std::string& url, const std::s
     cancel_poll.stop();
 
     learn_status();
-    QByteArray rest = reply->readAll();
+    QByteArray rest = reply->isOpen() ? reply->readAll() : QByteArray();
     if (!rest.isEmpty()) {
         received.append(rest.constData(), static_cast<size_t>(rest.size()));
         if (streaming)

@@ -1,0 +1,16 @@
+# tests/core extras (included by tests/CMakeLists.txt after the Qt Test targets exist).
+
+# The remote tests run a cpp-httplib server of their own (a misbehaving one): same compile
+# definitions as the library build.
+if(TARGET core_tst_remote)
+  target_link_libraries(core_tst_remote PRIVATE PkgConfig::HTTPLIB)
+  add_dependencies(core_tst_remote dgem)
+  set_tests_properties(core_tst_remote PROPERTIES TIMEOUT 900)
+endif()
+
+# The official openai npm client against the real `dgem serve` (npm ci from tests/node's lock file
+# into the build folder, once).
+add_test(NAME core_node_openai
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/node/run_openai_test.sh $<TARGET_FILE:dgem>
+                 ${CMAKE_BINARY_DIR} ${DS_TINY_MODEL_DIR})
+set_tests_properties(core_node_openai PROPERTIES TIMEOUT 600)
