@@ -85,7 +85,11 @@ void PolicyDocument::setVariables(const nlohmann::json& variables) {
 }
 
 void PolicyDocument::onContentsChanged() {
-    if (!loading_) rerender();
+    // Formatting (highlighting) also reports a change; only a change of text re-renders.
+    if (loading_) return;
+    const QString text = source();
+    if (text == rendered_source_) return;
+    rerender();
 }
 
 bool PolicyDocument::applySource(const QString& new_source, const QString& what) {
@@ -145,6 +149,7 @@ void PolicyDocument::addDiagnostic(const std::string& message, size_t byte_offse
 }
 
 void PolicyDocument::rerender() {
+    rendered_source_ = source();
     diagnostics_.clear();
     const std::string utf8 = source().toStdString();
     const std::string file = (path_.isEmpty() ? name_ : path_).toStdString();

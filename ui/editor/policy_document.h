@@ -83,7 +83,8 @@ class PolicyDocument : public QObject {
     std::vector<Diagnostic> diagnostics_;
     bool instructions_editable_ = false;
     bool questions_editable_ = false;
-    QString pending_label_;  // names the undo step a form edit is about to create
+    QString rendered_source_;  // the text of the last render
+    QString pending_label_;    // names the undo step a form edit is about to create
     bool loading_ = false;
 };
 

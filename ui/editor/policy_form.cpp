@@ -106,6 +106,10 @@ PolicyForm::PolicyForm(PolicyDocument* document, QWidget* parent)
     table_->setDefaultDropAction(Qt::MoveAction);
     table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                             QAbstractItemView::AnyKeyPressed);
+    table_->horizontalHeader()->setSectionResizeMode(QuestionTableModel::IdColumn,
+                                                     QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(QuestionTableModel::TypeColumn,
+                                                     QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(QuestionTableModel::InstructionsColumn,
                                                      QHeaderView::Stretch);
     table_->horizontalHeader()->setSectionResizeMode(QuestionTableModel::AlternativesColumn,

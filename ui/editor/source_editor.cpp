@@ -38,6 +38,13 @@ SourceEditor::SourceEditor(PolicyDocument* document, QWidget* parent)
     showDiagnostics();
 }
 
+SourceEditor::~SourceEditor() {
+    // Detach first: removing the highlighter re-lays the shared document, which must not call
+    // back into this half-destroyed view.
+    disconnect(document_, nullptr, this, nullptr);
+    delete highlighter_;
+}
+
 QString SourceEditor::messageAt(int position) const {
     for (const auto& d : document_->diagnostics())
         if (position >= d.position && position < d.position + std::max(1, d.length))

@@ -16,6 +16,7 @@ class SourceEditor : public QWidget {
     Q_OBJECT
   public:
     explicit SourceEditor(PolicyDocument* document, QWidget* parent = nullptr);
+    ~SourceEditor() override;
     UndoRoutingEdit* edit() const { return edit_; }
     // The diagnostic message at a character position, or empty (also what hovering shows).
     QString messageAt(int position) const;

@@ -244,8 +244,10 @@ engine::Result<QString> PolicyLibrary::createNew(const QString& name) {
     if (QFile::exists(path)) return file_error(path, QStringLiteral("already exists"));
     auto saved = save(path, QString::fromUtf8(kNewPolicy).arg(name));
     if (!saved) return saved.error();
-    QFile vars(user_dir_ + QLatin1Char('/') + name + kVarsSuffix);
-    if (vars.open(QIODevice::WriteOnly)) vars.write("{\n  \"document\": \"\"\n}\n");
+    {
+        QFile vars(user_dir_ + QLatin1Char('/') + name + kVarsSuffix);
+        if (vars.open(QIODevice::WriteOnly)) vars.write("{\n  \"document\": \"\"\n}\n");
+    }  // closed (and written) before the rescan reads it
     rescan();
     return path;
 }

@@ -161,8 +161,11 @@ void ResultCard::paintEvent(QPaintEvent*) {
         p.drawRoundedRect(QRectF(kPad, track.center().y() - 4, 8, 8), 2, 2);
         p.setFont(i == winner ? bold : font());
         p.setPen(pal.color(QPalette::Text));
-        const QString text = fm.elidedText(labels.value(i) + QStringLiteral("  ") + alts.value(i),
-                                           Qt::ElideRight, labelColumnWidth() - 18);
+        // A label that is its own meaning (yes/no) is written once.
+        const QString name = labels.value(i) == alts.value(i)
+                                 ? alts.value(i)
+                                 : labels.value(i) + QStringLiteral("  ") + alts.value(i);
+        const QString text = fm.elidedText(name, Qt::ElideRight, labelColumnWidth() - 18);
         p.drawText(QPoint(kPad + 14, y_text), text);
         // Track and bar.
         p.setPen(Qt::NoPen);

@@ -60,6 +60,7 @@ ResultsView::ResultsView(ResultsModel* model, HistoryModel* history, QWidget* pa
     timings_ = new QLabel(bottom);
     timings_->setObjectName(QStringLiteral("timings"));
     timings_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    timings_->setWordWrap(true);
     bottom_layout->addWidget(timings_);
     auto* history_label = new QLabel(tr("&History"), bottom);
     history_view_ = new QListView(bottom);
