@@ -253,7 +253,7 @@ class TestRemote : public QObject {
     void generationAndStream() {
         core::GenerateRequest g;
         g.messages = {{"user", "Write one short sentence about rivers."}};
-        g.max_tokens = 8;
+        g.max_tokens = 4;
         g.seed = 3;
         auto expected = local_->generate(g, {}, {});
         QVERIFY(expected.ok());
@@ -272,7 +272,7 @@ class TestRemote : public QObject {
         QCOMPARE(QString::fromStdString(viaStream->text), QString::fromStdString(expected->text));
         QCOMPARE(QString::fromStdString(deltas), QString::fromStdString(expected->text));
 
-        auto run = dgem({"ask", "-u", url(*open_), "--stream", "--max-tokens", "8", "--seed", "3",
+        auto run = dgem({"ask", "-u", url(*open_), "--stream", "--max-tokens", "4", "--seed", "3",
                          "Write one short sentence about rivers."});
         QVERIFY2(run.code == 0, qPrintable(run.err));
         QCOMPARE(run.out.trimmed(), QString::fromStdString(expected->text).trimmed());
