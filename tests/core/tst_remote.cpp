@@ -278,7 +278,7 @@ class TestRemote : public QObject {
         QCOMPARE(run.out.trimmed(), QString::fromStdString(expected->text).trimmed());
         auto localRun =
             dgem({"ask", "--local", "--model", DS_TINY_MODEL_DIR, "--device", "cpu", "--max-tokens",
-                  "8", "--seed", "3", "Write one short sentence about rivers."});
+                  "4", "--seed", "3", "Write one short sentence about rivers."});
         QVERIFY2(localRun.code == 0, qPrintable(localRun.err));
         QCOMPARE(localRun.out.trimmed(), QString::fromStdString(expected->text).trimmed());
     }
