@@ -2,6 +2,7 @@
 // undo stack; errors are placed in the source. Uses the shipped support_triage template and the
 // real template renderer and schema parser.
 #include <QFile>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QTableView>
 #include <QTest>
