@@ -14,7 +14,7 @@
 namespace ui {
 
 SourceEditor::SourceEditor(PolicyDocument* document, QWidget* parent)
-    : QWidget(parent), document_(document) {
+    : QWidget(parent), document_(document), document_guard_(document) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     edit_ = new UndoRoutingEdit(this);
@@ -41,7 +41,8 @@ SourceEditor::SourceEditor(PolicyDocument* document, QWidget* parent)
 SourceEditor::~SourceEditor() {
     // Detach first: removing the highlighter re-lays the shared document, which must not call
     // back into this half-destroyed view.
-    disconnect(document_, nullptr, this, nullptr);
+    // The document may already be gone (a window deletes its children in creation order).
+    if (document_guard_) disconnect(document_guard_, nullptr, this, nullptr);
     delete highlighter_;
 }
 

@@ -2,6 +2,7 @@
 // The `.json.tmpl` source view: the document's own QTextDocument with template/JSON colours,
 // errors underlined where they are, their message on hover and in a line under the text.
 
+#include <QPointer>
 #include <QWidget>
 
 class QLabel;
@@ -29,6 +30,7 @@ class SourceEditor : public QWidget {
     void showDiagnostics();
 
     PolicyDocument* document_;
+    QPointer<PolicyDocument> document_guard_;
     UndoRoutingEdit* edit_;
     TemplateHighlighter* highlighter_;
     QLabel* status_;
