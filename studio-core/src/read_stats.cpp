@@ -107,9 +107,14 @@ QuestionOutcome aggregate_reads(const Question& question, const std::vector<Slot
     o.agreement = static_cast<double>(agree) / static_cast<double>(n);
     if (n > 1) {
         // Sample variance of the winner's probability over reads, as the reference computes it.
+        // Reads that agree exactly have no spread: say 0, not the rounding residue of the mean.
+        const double first = o.per_read.front()[o.winner];
+        const bool all_equal = std::all_of(o.per_read.begin(), o.per_read.end(),
+                                           [&](const auto& p) { return p[o.winner] == first; });
         double var = 0;
-        for (const auto& p : o.per_read)
-            var += (p[o.winner] - o.mean[o.winner]) * (p[o.winner] - o.mean[o.winner]);
+        if (!all_equal)
+            for (const auto& p : o.per_read)
+                var += (p[o.winner] - o.mean[o.winner]) * (p[o.winner] - o.mean[o.winner]);
         var /= static_cast<double>(n - 1);
         o.stderr_winner = std::sqrt(var / static_cast<double>(n));
     }
