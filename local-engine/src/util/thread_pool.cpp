@@ -18,28 +18,33 @@ ThreadPool::~ThreadPool() {
     for (auto& t : workers_) t.join();
 }
 
-void ThreadPool::run_tasks() {
+void ThreadPool::run_tasks(Job& job) {
     for (;;) {
-        const int64_t i = next_.fetch_add(1, std::memory_order_relaxed);
-        if (i >= n_.load()) break;
-        (*fn_.load())(i);
+        const int64_t i = job.next.fetch_add(1, std::memory_order_relaxed);
+        if (i >= job.n) return;
+        (*job.fn)(i);
     }
 }
 
 void ThreadPool::worker_loop() {
     uint64_t seen = 0;
     for (;;) {
+        Job* job = nullptr;
         {
             std::unique_lock<std::mutex> lock(mutex_);
             wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
             if (stop_) return;
             seen = generation_;
-            ++active_;
+            // A worker that wakes after its call has returned finds job_ empty (or a newer
+            // call's job, which it may join): it never touches a finished call's state.
+            job = job_;
+            if (!job) continue;
+            ++holders_;
         }
-        run_tasks();
+        run_tasks(*job);
         {
             std::lock_guard<std::mutex> lock(mutex_);
-            if (--active_ == 0) done_.notify_all();
+            if (--holders_ == 0) done_.notify_all();
         }
     }
 }
@@ -50,18 +55,19 @@ void ThreadPool::parallel_for(int64_t n, const std::function<void(int64_t)>& fn)
         for (int64_t i = 0; i < n; ++i) fn(i);
         return;
     }
+    Job job{&fn, n};
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        fn_.store(&fn);
-        n_.store(n);
-        next_.store(0);
+        job_ = &job;
         ++generation_;
     }
     wake_.notify_all();
-    run_tasks();
+    run_tasks(job);
+    // Every index is claimed once run_tasks returns; wait for the workers still running theirs,
+    // then unpublish the job so that no late worker can reach it after this frame is gone.
     std::unique_lock<std::mutex> lock(mutex_);
-    // Workers that woke for this generation finish their tasks; late ones find nothing to do.
-    done_.wait(lock, [&] { return active_ == 0 && next_.load() >= n_.load(); });
+    done_.wait(lock, [&] { return holders_ == 0; });
+    job_ = nullptr;
 }
 
 void ThreadPool::parallel_chunks(int64_t n, const std::function<void(int64_t, int64_t)>& fn,

@@ -29,17 +29,24 @@ class ThreadPool {
                          int64_t min_chunk = 1);
 
   private:
+    // One parallel_for call. It lives on the caller's stack; a worker only reaches it through
+    // job_, which it reads under the mutex, and the caller unpublishes it (under the mutex, once
+    // no worker holds it) before returning. So a worker can never claim an index of one call
+    // against the bound or function of another.
+    struct Job {
+        const std::function<void(int64_t)>* fn;
+        int64_t n;
+        std::atomic<int64_t> next{0};
+    };
+
     void worker_loop();
-    void run_tasks();
+    static void run_tasks(Job& job);
 
     std::vector<std::thread> workers_;
     std::mutex mutex_;
     std::condition_variable wake_, done_;
-    // Atomics: a worker that wakes late may read these while the next parallel_for sets them.
-    std::atomic<const std::function<void(int64_t)>*> fn_{nullptr};
-    std::atomic<int64_t> n_{0};
-    std::atomic<int64_t> next_{0};
-    int active_ = 0;
+    Job* job_ = nullptr;  // the call in progress, if any (guarded by mutex_)
+    int holders_ = 0;     // workers holding job_ (guarded by mutex_)
     uint64_t generation_ = 0;
     bool stop_ = false;
 };
