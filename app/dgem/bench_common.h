@@ -1,0 +1,35 @@
+#pragma once
+// What `dgem bench-jev` and `dgem bench` share: runner flags (-w, --samples, --seed,
+// --item-timeout, --retries, --resume, --journal, -o, --json), the progress display (a bar on a
+// terminal, plain lines otherwise), Ctrl+C as cancel, and table formatting.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "core/eval_runner.h"
+
+namespace dgem::bench {
+
+std::vector<cli::OptionSpec> runner_options();
+
+// Settings from the runner flags; `default_journal` is used without --journal and -o.
+engine::Result<core::eval::RunSettings> run_settings(const cli::Args& args,
+                                                     const std::string& default_journal);
+
+// Runs with the progress display on stderr; Ctrl+C (SIGINT) and SIGTERM cancel the run.
+engine::Result<core::eval::RunResult> run_suite(core::eval::EvalRunner& runner,
+                                                const core::eval::Suite& suite);
+
+// Parses a whole number / a real number flag; errors name the flag and what is accepted.
+engine::Result<long long> int_flag(const cli::Args& args, const std::string& name, long long fallback,
+                                   long long lo, long long hi);
+engine::Result<double> real_flag(const cli::Args& args, const std::string& name, double fallback,
+                                 double lo, double hi);
+
+std::string fixed(double v, int digits);
+std::string pad(std::string s, size_t width);
+std::string pct(double v);  // "63.4%"
+
+}  // namespace dgem::bench

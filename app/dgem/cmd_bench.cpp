@@ -1,0 +1,131 @@
+// dgem bench -d SUITE: a dgem-format suite (policy template + variables + expected answers per
+// line) on any backend: accuracy per question and overall, mean confidence, ECE, Brier, latency.
+#include <iostream>
+
+#include "backend_factory.h"
+#include "bench_common.h"
+#include "cli.h"
+#include "core/eval_report.h"
+
+namespace {
+
+using nlohmann::json;
+namespace ev = core::eval;
+using dgem::bench::fixed;
+using dgem::bench::pad;
+using dgem::bench::pct;
+
+int run_bench(const cli::Args& args) {
+    auto path = args.find("dataset");
+    if (!path)
+        return cli::fail_bad_input(
+            "-d/--dataset SUITE is required (dgem's suite format, one JSON object a line; the "
+            "shipped one is resources/suites/policies.jsonl)");
+    const std::string mode = args.get("mode", "slot");
+    if (mode != "slot")
+        return cli::fail_bad_input("--mode " + mode + ": only slot is supported so far (generative "
+                                   "comes with the comparison)");
+    auto suite = ev::load_dgem_suite(*path);
+    if (!suite) return cli::fail(suite.error());
+    ev::SuiteFilter filter;
+    filter.tier = args.get("tier");
+    auto limit = dgem::bench::int_flag(args, "limit", 0, 0, 1000000);
+    if (!limit) return cli::fail(limit.error());
+    filter.limit = static_cast<size_t>(*limit);
+    ev::apply_filter(*suite, filter);
+    if (suite->items.empty()) return cli::fail_bad_input("no cases left after -T/-n");
+
+    auto settings = dgem::bench::run_settings(args, "bench.journal.jsonl");
+    if (!settings) return cli::fail(settings.error());
+    if (!args.has("samples")) settings->samples.reset();  // the policies' own samples setting
+    settings->extra = {{"command", "bench"}, {"dataset", *path}};
+    auto backend = dgem::make_backend(args);
+    if (!backend) return cli::fail(backend.error());
+    std::shared_ptr<core::Backend> shared(std::move(backend.value()));
+    ev::EvalRunner runner(shared, *settings);
+    auto result = dgem::bench::run_suite(runner, *suite);
+    if (!result) return cli::fail(result.error());
+    if (result->cancelled) {
+        std::cerr << "dgem: interrupted: " << result->records.size() << " of "
+                  << suite->items.size() << " cases are in " << settings->journal_path
+                  << "; run the same command with --resume to continue\n";
+        return cli::kExitCancelled;
+    }
+    ev::SuiteScore score = ev::score_suite(*suite, result->records);
+    json report = {{"program", "dgem bench"},
+                   {"version", DS_VERSION},
+                   {"mode", mode},
+                   {"dataset", {{"path", *path}, {"sha256", suite->sha256}, {"cases", suite->items.size()}}},
+                   {"backend", shared->describe()},
+                   {"run", result->header},
+                   {"wall_s", result->wall_s},
+                   {"cases", ev::suite_items_json(*suite, result->records)},
+                   {"score", ev::to_json(score)}};
+    if (auto o = args.find("output")) {
+        auto w = ev::write_file_atomic(*o, report.dump(2) + "\n");
+        if (!w) return cli::fail(w.error());
+    }
+    std::ostream& out = args.has("json") ? std::cerr : std::cout;
+    out << "\n" << pad("case", 12) << pad("domain", 12) << pad("tier", 14) << pad("match", 7)
+        << pad("wall s", 8) << "answers\n";
+    json cases = report["cases"];
+    for (const auto& c : cases) {
+        std::string answers;
+        for (auto it = c["answers"].begin(); it != c["answers"].end(); ++it) {
+            const json& a = it.value();
+            answers += it.key() + "=" + (a["predicted"].is_null() ? "-" : a["predicted"].get<std::string>()) +
+                       (a["correct"].get<bool>() ? " " : " (want " + a["expected"].get<std::string>() + ") ");
+        }
+        out << pad(c["id"].get<std::string>(), 12) << pad(c["domain"].get<std::string>(), 12)
+            << pad(c["tier"].get<std::string>(), 14) << pad(c["correct"].get<bool>() ? "PASS" : "FAIL", 7)
+            << pad(fixed(c["latency_s"].get<double>(), 3), 8) << answers << "\n";
+    }
+    out << "\n" << pad("question", 16) << pad("n", 5) << pad("accuracy", 10) << "mean p\n";
+    for (const auto& [id, q] : score.by_question)
+        out << pad(id, 16) << pad(std::to_string(q.n), 5) << pad(pct(q.accuracy), 10)
+            << fixed(q.mean_confidence, 3) << "\n";
+    out << "\ncases " << score.cases << ", all answers right " << score.cases_correct << " ("
+        << pct(score.case_accuracy) << "); answers " << score.answers << ", right "
+        << score.answers_correct << " (" << pct(score.answer_accuracy) << "); failed "
+        << score.failed << "\nmean confidence " << fixed(score.mean_confidence, 3) << ", ECE "
+        << fixed(score.reliability.ece, 4) << ", Brier " << fixed(score.brier, 4) << ", latency p50 "
+        << (score.p50_s ? fixed(*score.p50_s, 3) : "-") << " s, p95 "
+        << (score.p95_s ? fixed(*score.p95_s, 3) : "-") << " s\n"
+        << suite->items.size() << " cases in " << fixed(result->wall_s, 1) << " s on "
+        << shared->describe() << "\n";
+    if (args.has("json")) std::cout << report.dump(2) << "\n";
+    return cli::kExitOk;
+}
+
+}  // namespace
+
+DGEM_COMMAND(bench) {
+    std::vector<cli::OptionSpec> options = {
+        {"dataset", 'd', "SUITE", "dgem suite: one {id, domain, template, variables, expected, tier} a line"},
+        {"mode", 'M', "MODE", "slot (slot readout; generative comes with the comparison)"},
+        {"limit", 'n', "N", "at most N cases (0: all)"},
+        {"tier", 'T', "TIER", "only cases of this tier"},
+    };
+    for (auto& o : dgem::bench::runner_options()) {
+        if (o.long_name == "samples") o.help = "reads per question (default: each policy's own)";
+        options.push_back(o);
+    }
+    for (auto& o : cli::backend_options()) {
+        if (o.long_name == "model")
+            o.help = "with --local: the model folder (default: the tiny model); else the model "
+                     "name sent to the server";
+        options.push_back(o);
+    }
+    for (auto& o : dgem::local_engine_options()) options.push_back(o);
+    return cli::CommandSpec{
+        "bench",
+        "run a dgem-format policy suite and score its expected answers",
+        "dgem bench -d SUITE [--local | -u URL] [-n N] [-w N] [--resume] [-o FILE] [--json]",
+        "Renders each case's template with its variables (templates are found relative to the\n"
+        "working directory, then the suite's folder and its parent, as dgem finds them), decides,\n"
+        "and compares each expected answer (option, level or yes/no name) with the prediction.\n"
+        "A case passes when every expected answer matches. Finished cases go to a journal;\n"
+        "--resume continues an interrupted run.",
+        options,
+        run_bench};
+}

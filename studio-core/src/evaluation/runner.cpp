@@ -1,0 +1,491 @@
+// The evaluation runner: workers, timeouts, retries, cancel, progress, the fsync'd journal.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "core/eval_runner.h"
+#include "core/json_input.h"
+
+namespace core::eval {
+
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+std::string utc_now() {
+    std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string error_kind_name(const Error& e) {
+    switch (e.kind) {
+        case engine::ErrorKind::BadInput: return "bad_input";
+        case engine::ErrorKind::Remote: return "remote";
+        case engine::ErrorKind::Engine: return "engine";
+        case engine::ErrorKind::Cancelled: return "cancelled";
+    }
+    return "engine";
+}
+
+Result<void> write_all(int fd, const std::string& text, const std::string& path) {
+    size_t off = 0;
+    while (off < text.size()) {
+        ssize_t n = ::write(fd, text.data() + off, text.size() - off);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return engine::bad_input(path + ": cannot write (" + std::strerror(errno) + ")");
+        }
+        off += static_cast<size_t>(n);
+    }
+    return {};
+}
+
+void fsync_dir_of(const std::string& path) {
+    std::string dir = path;
+    auto slash = dir.rfind('/');
+    dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : dir.substr(0, slash));
+    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+json samples_json(const std::optional<Samples>& s) {
+    if (!s) return nullptr;
+    if (s->automatic) return "auto";
+    return s->count;
+}
+
+// The journal's append side: one line per record, fsync'd before returning.
+class JournalWriter {
+  public:
+    Result<void> open(const std::string& path) {
+        path_ = path;
+        fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        if (fd_ < 0)
+            return engine::bad_input(path + ": cannot open the journal (" + std::strerror(errno) + ")");
+        return {};
+    }
+    Result<void> append(const json& record) {
+        if (fd_ < 0) return {};
+        auto r = write_all(fd_, record.dump() + "\n", path_);
+        if (!r) return r;
+        if (::fsync(fd_) != 0)
+            return engine::bad_input(path_ + ": fsync failed (" + std::strerror(errno) + ")");
+        return {};
+    }
+    ~JournalWriter() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+
+  private:
+    std::string path_;
+    int fd_ = -1;
+};
+
+}  // namespace
+
+// ---- records -----------------------------------------------------------------------------
+
+json ItemRecord::to_json() const {
+    json qs = json::array();
+    for (const auto& q : questions)
+        qs.push_back({{"id", q.id}, {"names", q.names}, {"probs", q.probs}, {"hesitation", q.hesitation}});
+    json j = {{"id", id},      {"ok", ok},           {"attempts", attempts},
+              {"latency_s", latency_s}, {"seed", seed}, {"questions", qs}};
+    if (!ok) {
+        j["error"] = error;
+        j["error_kind"] = error_kind;
+    }
+    return j;
+}
+
+Result<ItemRecord> ItemRecord::from_json(const json& j) {
+    try {
+        ItemRecord r;
+        r.id = j.at("id").get<std::string>();
+        r.ok = j.at("ok").get<bool>();
+        r.attempts = j.value("attempts", 1);
+        r.latency_s = j.at("latency_s").get<double>();
+        r.seed = j.value("seed", uint64_t{0});
+        r.error = j.value("error", "");
+        r.error_kind = j.value("error_kind", "");
+        for (const auto& q : j.at("questions")) {
+            QuestionRecord qr;
+            qr.id = q.at("id").get<std::string>();
+            qr.names = q.at("names").get<std::vector<std::string>>();
+            qr.probs = q.at("probs").get<std::vector<double>>();
+            qr.hesitation = q.value("hesitation", 0.0);
+            if (qr.names.size() != qr.probs.size())
+                return engine::bad_input("question " + qr.id + ": names and probs differ in length");
+            r.questions.push_back(std::move(qr));
+        }
+        return r;
+    } catch (const json::exception& e) {
+        return engine::bad_input(std::string("not an item record (") + e.what() + ")");
+    }
+}
+
+json ItemRecord::probs_json(const std::string& question_id) const {
+    if (!ok) return nullptr;
+    for (const auto& q : questions) {
+        if (q.id != question_id) continue;
+        json p = json::object();
+        for (size_t i = 0; i < q.names.size(); ++i) p[q.names[i]] = q.probs[i];
+        return p;
+    }
+    return nullptr;
+}
+
+uint64_t item_seed(uint64_t run_seed, const std::string& item_id) {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a 64
+    for (unsigned char c : item_id) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    uint64_t z = run_seed ^ h;  // splitmix64
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return z & 0x7fffffffull;  // servers take 31-bit seeds everywhere
+}
+
+bool transient(const Error& error) {
+    if (error.kind != engine::ErrorKind::Remote) return false;
+    const int s = error.http_status;
+    return s == 0 || s == 408 || s == 429 || s >= 500;
+}
+
+// ---- files -------------------------------------------------------------------------------
+
+Result<void> write_file_atomic(const std::string& path, const std::string& text) {
+    const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return engine::bad_input(path + ": cannot write (" + std::strerror(errno) + ")");
+    auto w = write_all(fd, text, tmp);
+    if (w && ::fsync(fd) != 0) w = engine::bad_input(path + ": fsync failed");
+    ::close(fd);
+    if (!w) {
+        ::unlink(tmp.c_str());
+        return w;
+    }
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        ::unlink(tmp.c_str());
+        return engine::bad_input(path + ": cannot replace (" + std::strerror(errno) + ")");
+    }
+    fsync_dir_of(path);
+    return {};
+}
+
+Result<JournalContents> read_journal(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return engine::bad_input(path + ": cannot read the journal");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    JournalContents jc;
+    size_t start = 0;
+    int line = 0;
+    std::set<std::string> seen;
+    while (start < text.size()) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) break;  // a last line without '\n': half-written
+        ++line;
+        const std::string l = text.substr(start, end - start);
+        json j;
+        JsonInputError err;
+        if (!parse_json_input_raw(l, j, err) || !j.is_object()) {
+            // A complete line that is not JSON is damage, not a cut: refuse rather than guess.
+            return engine::bad_input(path + ":" + std::to_string(line) +
+                                     ": not a journal record (" + err.message +
+                                     "); move the journal away to start over");
+        }
+        if (line == 1) {
+            if (!j.contains("journal"))
+                return engine::bad_input(path + ":1: not an evaluation journal (no header)");
+            jc.header = j;
+        } else {
+            auto r = ItemRecord::from_json(j);
+            if (!r)
+                return engine::bad_input(path + ":" + std::to_string(line) + ": " + r.error().message);
+            if (seen.insert(r->id).second) jc.records.push_back(std::move(*r));
+        }
+        start = end + 1;
+        jc.valid_bytes = start;
+    }
+    jc.cut_bytes = text.size() - jc.valid_bytes;
+    return jc;
+}
+
+// ---- the runner --------------------------------------------------------------------------
+
+EvalRunner::EvalRunner(std::shared_ptr<Backend> backend, RunSettings settings)
+    : backend_(std::move(backend)), settings_(std::move(settings)) {}
+
+Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progress,
+                                  const CancelToken& cancel) {
+    const auto started = Clock::now();
+    RunResult result;
+    const int workers = std::max(1, settings_.workers);
+
+    std::string ids;
+    for (const auto& it : suite.items) ids += it.id + "\n";
+    json header = {{"journal", "decision-studio evaluation journal"},
+                   {"format", 1},
+                   {"suite", suite.name},
+                   {"suite_kind", suite.kind == SuiteKind::JevBench ? "jevbench" : "dgem"},
+                   {"dataset_sha256", suite.sha256},
+                   {"items", suite.items.size()},
+                   {"item_ids_sha256", sha256_hex(ids)},
+                   {"settings",
+                    {{"seed", settings_.seed},
+                     {"samples", samples_json(settings_.samples)},
+                     {"workers", workers},
+                     {"item_timeout_s", settings_.item_timeout_s},
+                     {"retries", settings_.retries}}},
+                   {"backend", backend_->describe()},
+                   {"program_version", settings_.program_version},
+                   {"started_utc", utc_now()},
+                   {"extra", settings_.extra}};
+
+    std::map<std::string, ItemRecord> done;
+    JournalWriter writer;
+    if (!settings_.journal_path.empty()) {
+        const std::string& jp = settings_.journal_path;
+        std::error_code ec;
+        bool fresh = true;
+        if (settings_.resume && std::filesystem::exists(jp, ec)) {
+            auto jc = read_journal(jp);
+            if (!jc) return jc.error();
+            if (!jc->header.is_null()) {
+                const json& h = jc->header;
+                auto mismatch = [&](const std::string& what, const json& was, const json& now) {
+                    return engine::bad_input(jp + ":1: field " + what + ": the journal was written with " +
+                                             was.dump() + ", this run has " + now.dump() +
+                                             "; run without --resume to start over");
+                };
+                if (h.value("dataset_sha256", "") != suite.sha256)
+                    return mismatch("dataset_sha256", h.value("dataset_sha256", ""), suite.sha256);
+                const json hs = h.value("settings", json::object());
+                if (hs.value("seed", json()) != header["settings"]["seed"])
+                    return mismatch("settings.seed", hs.value("seed", json()), header["settings"]["seed"]);
+                if (hs.value("samples", json()) != header["settings"]["samples"])
+                    return mismatch("settings.samples", hs.value("samples", json()),
+                                    header["settings"]["samples"]);
+                fresh = false;
+                header["started_utc"] = h.value("started_utc", header["started_utc"]);
+                header["resumed_utc"] = utc_now();
+                std::set<std::string> wanted;
+                for (const auto& it : suite.items) wanted.insert(it.id);
+                for (auto& r : jc->records)
+                    if (wanted.count(r.id)) done.emplace(r.id, std::move(r));
+                if (jc->cut_bytes > 0) {
+                    // Cut the half-written last line so appended records start on their own.
+                    if (::truncate(jp.c_str(), static_cast<off_t>(jc->valid_bytes)) != 0)
+                        return engine::bad_input(jp + ": cannot cut its half-written last line (" +
+                                                 std::strerror(errno) + ")");
+                }
+            }
+        }
+        if (fresh) {
+            auto w = write_file_atomic(jp, header.dump() + "\n");
+            if (!w) return w.error();
+        }
+        auto o = writer.open(jp);
+        if (!o) return o.error();
+    }
+    result.header = header;
+    result.resumed = done.size();
+
+    std::vector<const SuiteItem*> pending;
+    for (const auto& it : suite.items)
+        if (!done.count(it.id)) pending.push_back(&it);
+
+    std::mutex mu;  // journal, done, progress
+    RunProgress prog;
+    prog.total = suite.items.size();
+    prog.resumed = done.size();
+    prog.done = done.size();
+    for (const auto& [id, r] : done)
+        if (!r.ok) prog.failed++;
+    size_t run_done = 0;
+    std::optional<Error> fatal;
+    if (progress) progress(prog);
+
+    // In-flight attempts, watched for their deadline and for the run's cancel.
+    struct Attempt {
+        CancelToken token;
+        Clock::time_point deadline;
+        bool has_deadline = false;
+        std::atomic<bool> timed_out{false};
+    };
+    std::mutex amu;
+    std::set<Attempt*> inflight;
+    std::atomic<bool> stop_watch{false};
+    std::atomic<bool> halt{false};
+    std::thread watchdog([&] {
+        while (!stop_watch.load()) {
+            {
+                std::lock_guard<std::mutex> lock(amu);
+                const auto now = Clock::now();
+                for (Attempt* a : inflight) {
+                    if (cancel.cancelled() || halt.load()) a->token.cancel();
+                    if (a->has_deadline && now >= a->deadline && !a->timed_out.load()) {
+                        a->timed_out.store(true);
+                        a->token.cancel();
+                    }
+                }
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    });
+
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (;;) {
+            if (cancel.cancelled() || halt.load()) return;
+            const size_t i = next.fetch_add(1);
+            if (i >= pending.size()) return;
+            const SuiteItem& item = *pending[i];
+            ItemRecord rec;
+            rec.id = item.id;
+            rec.seed = item_seed(settings_.seed, item.id);
+            DecideRequest request;
+            request.schema = item.schema;
+            if (settings_.samples) request.schema.samples = *settings_.samples;
+            request.state = item.state;
+            request.seed = rec.seed;
+            std::optional<Decision> decision;
+            Error last;
+            bool run_cancelled = false;
+            for (int attempt = 0; attempt <= std::max(0, settings_.retries); ++attempt) {
+                if (attempt > 0) {
+                    const double wait = settings_.retry_backoff_s * std::pow(2.0, attempt - 1);
+                    const auto until = Clock::now() + std::chrono::duration<double>(wait);
+                    while (Clock::now() < until && !cancel.cancelled() && !halt.load())
+                        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                }
+                if (cancel.cancelled() || halt.load()) {
+                    run_cancelled = true;
+                    break;
+                }
+                Attempt a;
+                if (settings_.item_timeout_s > 0) {
+                    a.has_deadline = true;
+                    a.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                    std::chrono::duration<double>(settings_.item_timeout_s));
+                }
+                {
+                    std::lock_guard<std::mutex> lock(amu);
+                    inflight.insert(&a);
+                }
+                rec.attempts++;
+                const auto t0 = Clock::now();
+                auto r = backend_->decide(request, {}, a.token);
+                rec.latency_s += seconds_since(t0);
+                {
+                    std::lock_guard<std::mutex> lock(amu);
+                    inflight.erase(&a);
+                }
+                if (a.timed_out.load()) {
+                    last = engine::remote_error("timed out after " +
+                                                std::to_string(settings_.item_timeout_s) + " s");
+                    last.http_status = 408;
+                    continue;
+                }
+                if (cancel.cancelled() || halt.load()) {
+                    run_cancelled = true;
+                    break;
+                }
+                if (r.ok()) {
+                    decision = std::move(r.value());
+                    break;
+                }
+                last = r.error();
+                if (!transient(last)) break;
+            }
+            if (run_cancelled) return;  // not recorded: a resume runs it again
+            if (decision) {
+                rec.ok = true;
+                for (const auto& iq : item.questions) {
+                    const QuestionOutcome* out = nullptr;
+                    for (const auto& q : decision->questions)
+                        if (q.id == iq.id) out = &q;
+                    if (!out || out->mean.size() != iq.names.size()) {
+                        rec.ok = false;
+                        rec.error = "the answer has no question \"" + iq.id + "\" with " +
+                                    std::to_string(iq.names.size()) + " probabilities";
+                        rec.error_kind = "remote";
+                        rec.questions.clear();
+                        break;
+                    }
+                    rec.questions.push_back({iq.id, iq.names, out->mean, out->hesitation});
+                }
+            } else {
+                rec.ok = false;
+                rec.error = last.message;
+                rec.error_kind = last.http_status == 408 && last.message.rfind("timed out", 0) == 0
+                                     ? "timeout"
+                                     : error_kind_name(last);
+            }
+            std::lock_guard<std::mutex> lock(mu);
+            auto w = writer.append(rec.to_json());
+            if (!w) {
+                fatal = w.error();
+                halt.store(true);
+                return;
+            }
+            run_done++;
+            prog.done++;
+            if (!rec.ok) prog.failed++;
+            prog.elapsed_s = seconds_since(started);
+            prog.items_per_s = prog.elapsed_s > 0 ? run_done / prog.elapsed_s : 0;
+            prog.eta_s = prog.items_per_s > 0 ? (prog.total - prog.done) / prog.items_per_s : -1;
+            auto [pos, inserted] = done.emplace(rec.id, std::move(rec));
+            prog.last = &pos->second;
+            if (progress) progress(prog);
+            prog.last = nullptr;
+        }
+    };
+    std::vector<std::thread> threads;
+    const size_t n_threads = std::min<size_t>(static_cast<size_t>(workers), std::max<size_t>(1, pending.size()));
+    for (size_t t = 0; t < n_threads; ++t) threads.emplace_back(work);
+    for (auto& t : threads) t.join();
+    stop_watch.store(true);
+    watchdog.join();
+    if (fatal) return *fatal;
+
+    for (const auto& it : suite.items) {
+        auto d = done.find(it.id);
+        if (d != done.end()) result.records.push_back(d->second);
+    }
+    result.cancelled = result.records.size() < suite.items.size();
+    result.wall_s = seconds_since(started);
+    return result;
+}
+
+}  // namespace core::eval
