@@ -42,14 +42,16 @@ std::string pad(std::string s, size_t width) {
     return s;
 }
 
-std::string pct(double v) { return fixed(100 * v, 1) + "%"; }
+std::string pct(double v) {
+    return fixed(100 * v, 1) + "%";
+}
 
 engine::Result<long long> int_flag(const cli::Args& args, const std::string& name,
                                    long long fallback, long long lo, long long hi) {
     auto v = args.find(name);
     if (!v) return fallback;
-    bool digits = !v->empty() && v->size() <= 12 &&
-                  v->find_first_not_of("0123456789") == std::string::npos;
+    bool digits =
+        !v->empty() && v->size() <= 12 && v->find_first_not_of("0123456789") == std::string::npos;
     long long n = digits ? std::stoll(*v) : -1;
     if (!digits || n < lo || n > hi)
         return engine::bad_input("--" + name + " " + *v + ": accepted: a whole number from " +
@@ -77,7 +79,8 @@ std::vector<cli::OptionSpec> runner_options() {
         {"workers", 'w', "N", "concurrent evaluation workers (default 1)"},
         {"samples", 0, "N|auto", "reads per question for every item (default 1)"},
         {"seed", 0, "N", "run seed; each item's seed derives from it and the item id (default 42)"},
-        {"item-timeout", 0, "SECONDS", "per-item time limit, retried as a transient failure (default none)"},
+        {"item-timeout", 0, "SECONDS",
+         "per-item time limit, retried as a transient failure (default none)"},
         {"retries", 0, "N", "extra attempts after a transient failure (default 2)"},
         {"resume", 0, "", "continue the run recorded in the journal"},
         {"journal", 0, "FILE", "the run's journal (default: OUTPUT.journal.jsonl beside -o)"},
@@ -101,7 +104,8 @@ engine::Result<core::eval::RunSettings> run_settings(const cli::Args& args,
     if (auto seed = args.find("seed")) {
         bool digits = !seed->empty() && seed->size() <= 19 &&
                       seed->find_first_not_of("0123456789") == std::string::npos;
-        if (!digits) return engine::bad_input("--seed " + *seed + ": accepted: a whole number 0 or more");
+        if (!digits)
+            return engine::bad_input("--seed " + *seed + ": accepted: a whole number 0 or more");
         s.seed = std::stoull(*seed);
     }
     const std::string samples = args.get("samples", "1");
@@ -134,7 +138,8 @@ engine::Result<core::eval::RunResult> run_suite(core::eval::EvalRunner& runner,
     struct sigaction sa {};
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    struct sigaction old_int {}, old_term {};
+    struct sigaction old_int {
+    }, old_term{};
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
 
@@ -156,9 +161,8 @@ engine::Result<core::eval::RunResult> run_suite(core::eval::EvalRunner& runner,
             const int filled = p.total ? static_cast<int>(width * p.done / p.total) : width;
             std::string bar(static_cast<size_t>(filled), '#');
             bar.resize(width, '.');
-            std::cerr << "\r[" << bar << "] " << p.done << "/" << p.total << "  errors "
-                      << p.failed << "  " << rate << "  ETA " << eta_text(p.eta_s) << "   "
-                      << std::flush;
+            std::cerr << "\r[" << bar << "] " << p.done << "/" << p.total << "  errors " << p.failed
+                      << "  " << rate << "  ETA " << eta_text(p.eta_s) << "   " << std::flush;
             if (p.done == p.total) std::cerr << "\n";
         } else {
             std::cerr << "[" << p.done << "/" << p.total << "] " << p.last->id << " "

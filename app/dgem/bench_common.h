@@ -23,8 +23,8 @@ engine::Result<core::eval::RunResult> run_suite(core::eval::EvalRunner& runner,
                                                 const core::eval::Suite& suite);
 
 // Parses a whole number / a real number flag; errors name the flag and what is accepted.
-engine::Result<long long> int_flag(const cli::Args& args, const std::string& name, long long fallback,
-                                   long long lo, long long hi);
+engine::Result<long long> int_flag(const cli::Args& args, const std::string& name,
+                                   long long fallback, long long lo, long long hi);
 engine::Result<double> real_flag(const cli::Args& args, const std::string& name, double fallback,
                                  double lo, double hi);
 

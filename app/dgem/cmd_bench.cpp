@@ -23,7 +23,8 @@ int run_bench(const cli::Args& args) {
             "shipped one is resources/suites/policies.jsonl)");
     const std::string mode = args.get("mode", "slot");
     if (mode != "slot")
-        return cli::fail_bad_input("--mode " + mode + ": only slot is supported so far (generative "
+        return cli::fail_bad_input("--mode " + mode +
+                                   ": only slot is supported so far (generative "
                                    "comes with the comparison)");
     auto suite = ev::load_dgem_suite(*path);
     if (!suite) return cli::fail(suite.error());
@@ -52,32 +53,38 @@ int run_bench(const cli::Args& args) {
         return cli::kExitCancelled;
     }
     ev::SuiteScore score = ev::score_suite(*suite, result->records);
-    json report = {{"program", "dgem bench"},
-                   {"version", DS_VERSION},
-                   {"mode", mode},
-                   {"dataset", {{"path", *path}, {"sha256", suite->sha256}, {"cases", suite->items.size()}}},
-                   {"backend", shared->describe()},
-                   {"run", result->header},
-                   {"wall_s", result->wall_s},
-                   {"cases", ev::suite_items_json(*suite, result->records)},
-                   {"score", ev::to_json(score)}};
+    json report = {
+        {"program", "dgem bench"},
+        {"version", DS_VERSION},
+        {"mode", mode},
+        {"dataset", {{"path", *path}, {"sha256", suite->sha256}, {"cases", suite->items.size()}}},
+        {"backend", shared->describe()},
+        {"run", result->header},
+        {"wall_s", result->wall_s},
+        {"cases", ev::suite_items_json(*suite, result->records)},
+        {"score", ev::to_json(score)}};
     if (auto o = args.find("output")) {
         auto w = ev::write_file_atomic(*o, report.dump(2) + "\n");
         if (!w) return cli::fail(w.error());
     }
     std::ostream& out = args.has("json") ? std::cerr : std::cout;
-    out << "\n" << pad("case", 12) << pad("domain", 12) << pad("tier", 14) << pad("match", 7)
+    out << "\n"
+        << pad("case", 12) << pad("domain", 12) << pad("tier", 14) << pad("match", 7)
         << pad("wall s", 8) << "answers\n";
     json cases = report["cases"];
     for (const auto& c : cases) {
         std::string answers;
         for (auto it = c["answers"].begin(); it != c["answers"].end(); ++it) {
             const json& a = it.value();
-            answers += it.key() + "=" + (a["predicted"].is_null() ? "-" : a["predicted"].get<std::string>()) +
-                       (a["correct"].get<bool>() ? " " : " (want " + a["expected"].get<std::string>() + ") ");
+            answers +=
+                it.key() + "=" +
+                (a["predicted"].is_null() ? "-" : a["predicted"].get<std::string>()) +
+                (a["correct"].get<bool>() ? " "
+                                          : " (want " + a["expected"].get<std::string>() + ") ");
         }
         out << pad(c["id"].get<std::string>(), 12) << pad(c["domain"].get<std::string>(), 12)
-            << pad(c["tier"].get<std::string>(), 14) << pad(c["correct"].get<bool>() ? "PASS" : "FAIL", 7)
+            << pad(c["tier"].get<std::string>(), 14)
+            << pad(c["correct"].get<bool>() ? "PASS" : "FAIL", 7)
             << pad(fixed(c["latency_s"].get<double>(), 3), 8) << answers << "\n";
     }
     out << "\n" << pad("question", 16) << pad("n", 5) << pad("accuracy", 10) << "mean p\n";
@@ -88,8 +95,8 @@ int run_bench(const cli::Args& args) {
         << pct(score.case_accuracy) << "); answers " << score.answers << ", right "
         << score.answers_correct << " (" << pct(score.answer_accuracy) << "); failed "
         << score.failed << "\nmean confidence " << fixed(score.mean_confidence, 3) << ", ECE "
-        << fixed(score.reliability.ece, 4) << ", Brier " << fixed(score.brier, 4) << ", latency p50 "
-        << (score.p50_s ? fixed(*score.p50_s, 3) : "-") << " s, p95 "
+        << fixed(score.reliability.ece, 4) << ", Brier " << fixed(score.brier, 4)
+        << ", latency p50 " << (score.p50_s ? fixed(*score.p50_s, 3) : "-") << " s, p95 "
         << (score.p95_s ? fixed(*score.p95_s, 3) : "-") << " s\n"
         << suite->items.size() << " cases in " << fixed(result->wall_s, 1) << " s on "
         << shared->describe() << "\n";
@@ -101,7 +108,8 @@ int run_bench(const cli::Args& args) {
 
 DGEM_COMMAND(bench) {
     std::vector<cli::OptionSpec> options = {
-        {"dataset", 'd', "SUITE", "dgem suite: one {id, domain, template, variables, expected, tier} a line"},
+        {"dataset", 'd', "SUITE",
+         "dgem suite: one {id, domain, template, variables, expected, tier} a line"},
         {"mode", 'M', "MODE", "slot (slot readout; generative comes with the comparison)"},
         {"limit", 'n', "N", "at most N cases (0: all)"},
         {"tier", 'T', "TIER", "only cases of this tier"},
@@ -112,8 +120,9 @@ DGEM_COMMAND(bench) {
     }
     for (auto& o : cli::backend_options()) {
         if (o.long_name == "model")
-            o.help = "with --local: the model folder (default: the tiny model); else the model "
-                     "name sent to the server";
+            o.help =
+                "with --local: the model folder (default: the tiny model); else the model "
+                "name sent to the server";
         options.push_back(o);
     }
     for (auto& o : dgem::local_engine_options()) options.push_back(o);

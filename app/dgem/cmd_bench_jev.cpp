@@ -37,7 +37,8 @@ engine::Result<json> check_lock(const std::string& lock_path, const std::string&
     auto lock = read_json_file(lock_path, "lock file");
     if (!lock) return lock.error();
     if (!lock->is_object() || !(*lock)["unified_dataset_sha256"].is_string())
-        return engine::bad_input(lock_path + ": field unified_dataset_sha256: missing or not a string");
+        return engine::bad_input(lock_path +
+                                 ": field unified_dataset_sha256: missing or not a string");
     const std::string want = (*lock)["unified_dataset_sha256"].get<std::string>();
     if (want != dataset_sha)
         return engine::bad_input(lock_path + ": field unified_dataset_sha256: " + want +
@@ -48,7 +49,8 @@ engine::Result<json> check_lock(const std::string& lock_path, const std::string&
 
 void print_groups(const std::string& title, const std::map<std::string, ev::GroupStats>& groups,
                   std::ostream& out) {
-    out << "\n" << pad(title, 20) << pad("n", 6) << pad("accuracy", 10) << pad("chance", 9)
+    out << "\n"
+        << pad(title, 20) << pad("n", 6) << pad("accuracy", 10) << pad("chance", 9)
         << pad("valid", 7) << pad("mean p", 8) << "p50 s\n";
     for (const auto& [k, g] : groups)
         out << pad(k.empty() ? "(none)" : k, 20) << pad(std::to_string(g.n), 6)
@@ -63,13 +65,14 @@ void print_scorecard(const ev::RunScore& s, std::ostream& out) {
     out << "  Intelligence (I13, public tiers)   " << opt(s.public_axes.intelligence) << "\n";
     if (s.intelligence_v14)
         out << "  Intelligence v1.4 (with --sealed-acc) " << opt(s.intelligence_v14) << "\n";
-    out << "  Calibration  (C13)                 " << opt(s.public_axes.calibration) << "   ECE(hard) "
-        << opt(s.ece_hard, 4) << ", soft TVD " << opt(s.soft_tvd, 4) << " over " << s.tvd_items
-        << " probability items" << (s.calibration_ece_only ? " (ECE term only)" : "") << "\n";
-    out << "  Speed ("
-        << ev::to_string(s.endpoint_kind) << ")                        " << opt(s.public_axes.speed)
-        << "   p50 " << opt(s.p50_s, 3) << " s, p95 " << opt(s.p95_s, 3) << " s -> adjusted "
-        << opt(s.p50_adjusted_s, 3) << " / " << opt(s.p95_adjusted_s, 3) << " s\n";
+    out << "  Calibration  (C13)                 " << opt(s.public_axes.calibration)
+        << "   ECE(hard) " << opt(s.ece_hard, 4) << ", soft TVD " << opt(s.soft_tvd, 4) << " over "
+        << s.tvd_items << " probability items" << (s.calibration_ece_only ? " (ECE term only)" : "")
+        << "\n";
+    out << "  Speed (" << ev::to_string(s.endpoint_kind) << ")                        "
+        << opt(s.public_axes.speed) << "   p50 " << opt(s.p50_s, 3) << " s, p95 " << opt(s.p95_s, 3)
+        << " s -> adjusted " << opt(s.p50_adjusted_s, 3) << " / " << opt(s.p95_adjusted_s, 3)
+        << " s\n";
     out << "  Cost                               " << opt(s.public_axes.cost);
     if (s.cost)
         out << "   $" << fixed(*s.usd_per_1k, 6) << " per 1,000 decisions"
@@ -79,7 +82,8 @@ void print_scorecard(const ev::RunScore& s, std::ostream& out) {
     out << "\n  Brier (reported, not scored)       " << fixed(s.brier, 4) << "\n";
     if (s.temperature)
         out << "  temperature T = " << fixed(*s.temperature, 3)
-            << (s.fold_temperatures.empty() ? " (--temperature-scale)" : " (5-fold CV fit)") << "\n";
+            << (s.fold_temperatures.empty() ? " (--temperature-scale)" : " (5-fold CV fit)")
+            << "\n";
     out << "  public-only estimate* " << opt(s.public_estimate)
         << "   (* the v1.4 formula on public axes; no official rank without a sealed run)\n";
     out << "  latency basis: " << s.latency_basis << "\n";
@@ -145,14 +149,15 @@ int run_sync(const cli::Args& args, const std::string& dataset, const std::strin
             return cli::fail_bad_input(lock_path + ": field splits: missing or not a list");
         for (const auto& split : (*lock)["splits"]) {
             const std::string name = split.value("name", "");
-            std::filesystem::path p = std::filesystem::path(*from) / "datasets/public" / (name + ".jsonl");
+            std::filesystem::path p =
+                std::filesystem::path(*from) / "datasets/public" / (name + ".jsonl");
             if (!std::filesystem::exists(p)) p = std::filesystem::path(*from) / (name + ".jsonl");
             auto sha = ev::file_sha256(p);
             if (!sha) return cli::fail(sha.error());
             if (*sha != split.value("sha256", ""))
-                return cli::fail_bad_input(lock_path + ": field splits[" + name + "].sha256: " +
-                                           split.value("sha256", "") + " differs from " +
-                                           p.string() + " (" + *sha + ")");
+                return cli::fail_bad_input(lock_path + ": field splits[" + name +
+                                           "].sha256: " + split.value("sha256", "") +
+                                           " differs from " + p.string() + " (" + *sha + ")");
             std::ifstream in(p, std::ios::binary);
             std::ostringstream ss;
             ss << in.rdbuf();
@@ -174,9 +179,12 @@ int run_sync(const cli::Args& args, const std::string& dataset, const std::strin
         std::string url;
         if ((*lock)["splits"].is_array() && !(*lock)["splits"].empty())
             url = (*lock)["splits"][0].value("source_url", "");
-        return cli::fail_bad_input(dataset + ": not here, and this machine has no network to download "
-                                   "it (" + url + ", ...); pass --from DIR with a checkout of " +
-                                   lock->value("upstream_repo", std::string("the upstream repository")));
+        return cli::fail_bad_input(
+            dataset +
+            ": not here, and this machine has no network to download "
+            "it (" +
+            url + ", ...); pass --from DIR with a checkout of " +
+            lock->value("upstream_repo", std::string("the upstream repository")));
     }
     auto sha = ev::file_sha256(dataset);
     if (!sha) return cli::fail(sha.error());
@@ -198,10 +206,10 @@ int run_sync(const cli::Args& args, const std::string& dataset, const std::strin
 int run_bench_jev(const cli::Args& args) {
     const std::string dataset = args.get("dataset", "benchmarks/jevbench/jevbench_public.jsonl");
     const std::filesystem::path dir = std::filesystem::path(dataset).parent_path();
-    const std::string lock_path =
-        args.get("lockfile", (dir.empty() ? std::filesystem::path("manifest.lock.json")
-                                          : dir / "manifest.lock.json")
-                                 .string());
+    const std::string lock_path = args.get(
+        "lockfile",
+        (dir.empty() ? std::filesystem::path("manifest.lock.json") : dir / "manifest.lock.json")
+            .string());
     if (args.has("sync")) return run_sync(args, dataset, lock_path);
     if (args.has("from")) return cli::fail_bad_input("--from DIR goes with --sync");
 
@@ -253,10 +261,10 @@ int run_bench_jev(const cli::Args& args) {
 
     std::optional<ev::Leaderboard> leaderboard;
     if (args.has("compare-leaderboard")) {
-        const std::string lb_path = args.get(
-            "leaderboard",
-            (dir.empty() ? std::filesystem::path("leaderboard_v14.json") : dir / "leaderboard_v14.json")
-                .string());
+        const std::string lb_path =
+            args.get("leaderboard", (dir.empty() ? std::filesystem::path("leaderboard_v14.json")
+                                                 : dir / "leaderboard_v14.json")
+                                        .string());
         auto lb = ev::load_leaderboard(lb_path);
         if (!lb) return cli::fail(lb.error());
         leaderboard = std::move(*lb);
@@ -291,7 +299,11 @@ int run_bench_jev(const cli::Args& args) {
         {"program", "dgem bench-jev"},
         {"version", DS_VERSION},
         {"protocol", "jevbench::v1.4 (public items; scorer after fstandhartinger/jevbench)"},
-        {"dataset", {{"path", dataset}, {"sha256", suite->sha256}, {"items_in_file", suite->total_in_file}, {"items_run", suite->items.size()}}},
+        {"dataset",
+         {{"path", dataset},
+          {"sha256", suite->sha256},
+          {"items_in_file", suite->total_in_file},
+          {"items_run", suite->items.size()}}},
         {"backend", shared->describe()},
         {"run", result->header},
         {"wall_s", result->wall_s},
@@ -317,7 +329,8 @@ int run_bench_jev(const cli::Args& args) {
     print_reliability(score, out);
     print_extras(score, out);
     if (leaderboard) print_leaderboard(*leaderboard, score, out);
-    out << "\n" << suite->items.size() << " items in " << fixed(result->wall_s, 1) << " s on "
+    out << "\n"
+        << suite->items.size() << " items in " << fixed(result->wall_s, 1) << " s on "
         << shared->describe();
     if (auto o = args.find("output")) out << "; written to " << *o;
     out << "\n";
@@ -329,7 +342,8 @@ int run_bench_jev(const cli::Args& args) {
 
 DGEM_COMMAND(bench_jev) {
     std::vector<cli::OptionSpec> options = {
-        {"dataset", 'd', "FILE", "JevBench JSONL (default benchmarks/jevbench/jevbench_public.jsonl)"},
+        {"dataset", 'd', "FILE",
+         "JevBench JSONL (default benchmarks/jevbench/jevbench_public.jsonl)"},
         {"lockfile", 0, "FILE", "manifest.lock.json; given: the dataset's sha256 must match it"},
         {"sync", 0, "", "check the dataset against the lock and run the zero-leakage check"},
         {"from", 0, "DIR", "with --sync: take the split files from a local jevbench checkout"},
@@ -339,9 +353,12 @@ DGEM_COMMAND(bench_jev) {
         {"limit", 'n', "N", "at most N items (0: all)"},
         {"offset", 0, "N", "skip the first N items (after the filters)"},
         {"endpoint-kind", 0, "KIND", "latency adjustment: gpu (default), api, cpu"},
-        {"usd-per-1k", 0, "USD", "price per 1,000 decisions: gives the Cost axis and the composite"},
-        {"cost-estimate", 0, "", "use upstream's djev price for these weights, labelled an estimate"},
-        {"temperature-scale", 0, "T", "dgem variant: post-hoc temperature p^(1/T) before calibration"},
+        {"usd-per-1k", 0, "USD",
+         "price per 1,000 decisions: gives the Cost axis and the composite"},
+        {"cost-estimate", 0, "",
+         "use upstream's djev price for these weights, labelled an estimate"},
+        {"temperature-scale", 0, "T",
+         "dgem variant: post-hoc temperature p^(1/T) before calibration"},
         {"auto-temperature", 0, "", "dgem variant: fit T by 5-fold cross-validation"},
         {"sealed-acc", 0, "ACC", "accuracy on the sealed items, for the v1.4 intelligence"},
         {"compare-leaderboard", 0, "", "print the v1.4 leaderboard with THIS RUN at its rank"},
@@ -350,8 +367,9 @@ DGEM_COMMAND(bench_jev) {
     for (auto& o : dgem::bench::runner_options()) options.push_back(o);
     for (auto& o : cli::backend_options()) {
         if (o.long_name == "model")
-            o.help = "with --local: the model folder (default: the tiny model); else the model "
-                     "name sent to the server";
+            o.help =
+                "with --local: the model folder (default: the tiny model); else the model "
+                "name sent to the server";
         options.push_back(o);
     }
     for (auto& o : dgem::local_engine_options()) options.push_back(o);
@@ -363,8 +381,10 @@ DGEM_COMMAND(bench_jev) {
         "[-o FILE] [--json]",
         "Runs every item as a one-question decision (labels in the item's order), records each\n"
         "finished item in a journal (fsync'd; --resume continues after Ctrl+C or a crash) and\n"
-        "scores the run with upstream's v1.4 rules: validity and renormalisation, chance-corrected\n"
-        "tier accuracy, hard-tier ECE and soft TVD, Speed with the endpoint kind, Cost only with a\n"
+        "scores the run with upstream's v1.4 rules: validity and renormalisation, "
+        "chance-corrected\n"
+        "tier accuracy, hard-tier ECE and soft TVD, Speed with the endpoint kind, Cost only with "
+        "a\n"
         "price, the harmonic composite with its gates. Without a sealed run the composite is a\n"
         "public-only estimate (marked *). Each item's seed derives from --seed and its id.",
         options,

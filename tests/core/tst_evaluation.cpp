@@ -82,7 +82,8 @@ class FakeBackend final : public core::Backend {
             o.alternatives = q.alternatives();
             o.mean = fake_probs(r.seed, o.labels.size());
             o.per_read = {o.mean};
-            o.winner = static_cast<int>(std::max_element(o.mean.begin(), o.mean.end()) - o.mean.begin());
+            o.winner =
+                static_cast<int>(std::max_element(o.mean.begin(), o.mean.end()) - o.mean.begin());
             o.confidence = o.mean[static_cast<size_t>(o.winner)];
             d.questions.push_back(o);
         }
@@ -123,7 +124,9 @@ class TestEvaluation : public QObject {
     Q_OBJECT
 
     QTemporaryDir tmp_;
-    std::string path(const std::string& name) const { return tmp_.filePath(QString::fromStdString(name)).toStdString(); }
+    std::string path(const std::string& name) const {
+        return tmp_.filePath(QString::fromStdString(name)).toStdString();
+    }
 
   private slots:
     // ---- upstream's per-item fixtures (tests/test_protocol.py) ----
@@ -139,7 +142,8 @@ class TestEvaluation : public QObject {
         }
         // Case matters, and noul items read yes/no, never true/false.
         QVERIFY(!ev::score_item({{"Yes", 0.9}, {"no", 0.1}}, {"yes", "no"}, "yes", false).valid);
-        QVERIFY(!ev::score_item({{"true", 0.9}, {"false", 0.1}}, {"yes", "no"}, "yes", false).valid);
+        QVERIFY(
+            !ev::score_item({{"true", 0.9}, {"false", 0.1}}, {"yes", "no"}, "yes", false).valid);
     }
 
     void roundedSumIsRenormalisedButReported() {
@@ -166,7 +170,8 @@ class TestEvaluation : public QObject {
         QVERIFY(s.correct);
         QVERIFY(s.ordinal_ev && std::abs(*s.ordinal_ev - 1) < 1e-12);
         // A tie goes to the lexicographically smallest label, whatever the presentation order.
-        auto t = ev::score_item({{"track", 0.5}, {"cancel", 0.5}}, {"track", "cancel"}, "track", false);
+        auto t =
+            ev::score_item({{"track", 0.5}, {"cancel", 0.5}}, {"track", "cancel"}, "track", false);
         QCOMPARE(QString::fromStdString(t.predicted), QString("cancel"));
     }
 
@@ -180,7 +185,7 @@ class TestEvaluation : public QObject {
         QVERIFY(std::abs(r.brier - 0.125) < 1e-12);
         QVERIFY(r.ece_hard && std::abs(*r.ece_hard - 0.25) < 1e-12);
         QVERIFY(r.p50_s && std::abs(*r.p50_s - 2) < 1e-12);  // the failure's latency counts
-        QVERIFY(!r.cost);                                   // no price: no Cost, no composite
+        QVERIFY(!r.cost);                                    // no price: no Cost, no composite
         QVERIFY(!r.public_estimate);
     }
 
@@ -200,15 +205,25 @@ class TestEvaluation : public QObject {
         for (auto [conf, n, k] : {std::tuple{0.25, 4, 1}, {0.55, 20, 11}, {0.95, 20, 19}})
             for (int i = 0; i < n; ++i) pairs.emplace_back(conf, i < k);
         QVERIFY(std::abs(ev::ece_top_label(pairs).ece) < 1e-12);
-        QVERIFY(std::abs(ev::ece_top_label(std::vector<std::pair<double, bool>>(5, {1.0, false})).ece - 1) < 1e-12);
-        QVERIFY(std::abs(ev::ece_top_label(std::vector<std::pair<double, bool>>(5, {1.0, true})).ece) < 1e-12);
+        QVERIFY(
+            std::abs(ev::ece_top_label(std::vector<std::pair<double, bool>>(5, {1.0, false})).ece -
+                     1) < 1e-12);
+        QVERIFY(
+            std::abs(ev::ece_top_label(std::vector<std::pair<double, bool>>(5, {1.0, true})).ece) <
+            1e-12);
         auto e = ev::ece_top_label({{-0.2, true}, {1.2, false}, {0.5, true}});
         QCOMPARE(e.n, 3);
         int total = 0;
         for (const auto& b : e.bins) total += b.n;
         QCOMPARE(total, 3);
-        QCOMPARE(ev::score_item({{"a", 0}, {"b", 1}, {"c", 0}, {"d", 0}}, {"a", "b", "c", "d"}, "a", false).brier, 2.0);
-        QCOMPARE(ev::score_item({{"a", 1}, {"b", 0}, {"c", 0}, {"d", 0}}, {"a", "b", "c", "d"}, "a", false).brier, 0.0);
+        QCOMPARE(ev::score_item({{"a", 0}, {"b", 1}, {"c", 0}, {"d", 0}}, {"a", "b", "c", "d"}, "a",
+                                false)
+                     .brier,
+                 2.0);
+        QCOMPARE(ev::score_item({{"a", 1}, {"b", 0}, {"c", 0}, {"d", 0}}, {"a", "b", "c", "d"}, "a",
+                                false)
+                     .brier,
+                 0.0);
         QVERIFY(std::abs(ev::speed_point(0.1) - 100) < 1e-9);
         QVERIFY(std::abs(ev::speed_point(1.0) - 80) < 1e-9);
         QVERIFY(std::abs(ev::speed_point(10.0) - 60) < 1e-9);
@@ -239,7 +254,8 @@ class TestEvaluation : public QObject {
                 (axis == 0 ? a.intelligence : axis == 2 ? a.speed : a.cost) = v;
                 const double mean = 4 / (3 / 80.0 + 1 / v);
                 const double want = v < 50 ? mean * (v / 50) * (v / 50) : mean;
-                QVERIFY2(std::abs(*ev::composite_v14(a) - want) < 1e-9, qPrintable(QString::number(v)));
+                QVERIFY2(std::abs(*ev::composite_v14(a) - want) < 1e-9,
+                         qPrintable(QString::number(v)));
             }
         }
         ev::Axes cal = base;
@@ -265,7 +281,8 @@ class TestEvaluation : public QObject {
 
     void tierWeightsAndChance() {
         // Public items (no judge tier): easy/standard/hard renormalise to .194/.389/.417.
-        std::map<std::string, double> acc = {{"easy", 1.0}, {"standard", 0.316667}, {"hard", 0.336439}};
+        std::map<std::string, double> acc = {
+            {"easy", 1.0}, {"standard", 0.316667}, {"hard", 0.336439}};
         QVERIFY(std::abs(*ev::intelligence_v13(acc) - 100 * 0.14 / 0.72) < 1e-6);
         QVERIFY(std::abs(0.14 / 0.72 - 0.194) < 1e-3 && std::abs(0.28 / 0.72 - 0.389) < 1e-3 &&
                 std::abs(0.30 / 0.72 - 0.417) < 1e-3);
@@ -281,13 +298,16 @@ class TestEvaluation : public QObject {
         for (const auto& row : lb->rows) {
             auto c = ev::composite_v14(row.axes);
             QVERIFY(c.has_value());
-            QVERIFY2(std::abs(*c - row.score) < 1e-9,
-                     qPrintable(QString("%1: %2 vs %3").arg(row.key.c_str()).arg(*c, 0, 'g', 17).arg(row.score, 0, 'g', 17)));
+            QVERIFY2(std::abs(*c - row.score) < 1e-9, qPrintable(QString("%1: %2 vs %3")
+                                                                     .arg(row.key.c_str())
+                                                                     .arg(*c, 0, 'g', 17)
+                                                                     .arg(row.score, 0, 'g', 17)));
         }
         // Upstream's djev price reproduces djev's Cost axis.
         for (const auto& row : lb->rows)
             if (row.key == "djev")
-                QVERIFY(std::abs(ev::cost_axis(ev::kDiffusionGemmaUsdPer1k) - *row.axes.cost) < 1e-3);  // price rounded to 6 digits
+                QVERIFY(std::abs(ev::cost_axis(ev::kDiffusionGemmaUsdPer1k) - *row.axes.cost) <
+                        1e-3);  // price rounded to 6 digits
     }
 
     void temperature() {
@@ -297,7 +317,8 @@ class TestEvaluation : public QObject {
         // Over-confident answers (right 60% of the time at p = .99) fit a T above 1.
         std::vector<ev::ScoredItem> items;
         for (int i = 0; i < 50; ++i)
-            items.push_back(scored("i" + std::to_string(i), {{"a", 0.99}, {"b", 0.01}}, (i * 37) % 100 < 60 ? "a" : "b", 0.1));
+            items.push_back(scored("i" + std::to_string(i), {{"a", 0.99}, {"b", 0.01}},
+                                   (i * 37) % 100 < 60 ? "a" : "b", 0.1));
         std::vector<const ev::ScoredItem*> ptrs;
         for (const auto& it : items) ptrs.push_back(&it);
         QVERIFY(ev::fit_temperature(ptrs) > 2);
@@ -334,7 +355,8 @@ class TestEvaluation : public QObject {
                  QString::fromStdString(lock["unified_dataset_sha256"].get<std::string>()));
         // Options in the item's presentation order, not the criteria's (alphabetical) order.
         const auto& first = suite->items[0];
-        QCOMPARE(QString::fromStdString(first.schema.questions[0].options[0].name), QString("track_order"));
+        QCOMPARE(QString::fromStdString(first.schema.questions[0].options[0].name),
+                 QString("track_order"));
         QCOMPARE(QString::fromStdString(first.schema.questions[0].options[0].description),
                  QString("Wants to know where an order is or when it arrives"));
         for (const auto& it : suite->items) {
@@ -348,11 +370,14 @@ class TestEvaluation : public QObject {
         QVERIFY(ev::leakage_problems(kData + "/jevbench_public.jsonl").empty());
         ev::apply_filter(*suite, {"hard", "", "", 5, 7});
         QCOMPARE(suite->items.size(), size_t(7));
-        for (const auto& it : suite->items) QCOMPARE(QString::fromStdString(it.tier), QString("hard"));
+        for (const auto& it : suite->items)
+            QCOMPARE(QString::fromStdString(it.tier), QString("hard"));
     }
 
     void jevbenchBadInput() {
-        const std::string good = slurp(kData + "/jevbench_public.jsonl").substr(0, slurp(kData + "/jevbench_public.jsonl").find('\n') + 1);
+        const std::string good =
+            slurp(kData + "/jevbench_public.jsonl")
+                .substr(0, slurp(kData + "/jevbench_public.jsonl").find('\n') + 1);
         json item = json::parse(good);
         struct Case {
             std::string text, must1, must2;
@@ -361,7 +386,8 @@ class TestEvaluation : public QObject {
         unknown["question"]["type"] = "ranking";
         json notamong = item;
         notamong["expected"] = "refund";
-        json scorestr = json::parse(R"({"id":"s","tier":"easy","state":"x","question":{"type":"score","criteria":["a","b"]},"labels":["0","1"],"expected":"1"})");
+        json scorestr = json::parse(
+            R"({"id":"s","tier":"easy","state":"x","question":{"type":"score","criteria":["a","b"]},"labels":["0","1"],"expected":"1"})");
         std::vector<Case> cases = {
             {good + "{not json\n", ":2:", "not a JSON object"},
             {good + unknown.dump() + "\n", ":2: field question.type", "ranking"},
@@ -393,7 +419,8 @@ class TestEvaluation : public QObject {
 
     void dgemSuites() {
         // The shipped suite, found from another working directory (suite folder's parent).
-        auto suite = ev::load_dgem_suite(DS_SOURCE_DIR "/resources/suites/policies.jsonl", tmp_.path().toStdString());
+        auto suite = ev::load_dgem_suite(DS_SOURCE_DIR "/resources/suites/policies.jsonl",
+                                         tmp_.path().toStdString());
         QVERIFY2(suite.ok(), suite.ok() ? "" : suite.error().message.c_str());
         QCOMPARE(suite->items.size(), size_t(30));
         std::map<std::string, int> domains;
@@ -406,6 +433,11 @@ class TestEvaluation : public QObject {
         QCOMPARE(domains["support"], 10);
         QCOMPARE(domains["code_review"], 10);
         QCOMPARE(domains["security"], 10);
+        // The same suite compiled into the application, its templates from :/templates.
+        auto shipped = ev::load_dgem_suite(":/suites/policies.jsonl", tmp_.path().toStdString());
+        QVERIFY2(shipped.ok(), shipped.ok() ? "" : shipped.error().message.c_str());
+        QCOMPARE(shipped->items.size(), size_t(30));
+        QCOMPARE(shipped->sha256, suite->sha256);
 
         // dgem's layout: benchmarks/eval_dataset.jsonl naming templates/... from the repo root.
         QDir root(tmp_.path());
@@ -415,23 +447,28 @@ class TestEvaluation : public QObject {
                     tmp_.filePath("repo/templates/support_triage.json.tmpl"));
         root.mkpath("repo/benchmarks/v2");
         const std::string repo = tmp_.filePath("repo").toStdString();
-        json c = {{"id", "sup-01"}, {"domain", "support"}, {"template", "templates/support_triage.json.tmpl"},
+        json c = {{"id", "sup-01"},
+                  {"domain", "support"},
+                  {"template", "templates/support_triage.json.tmpl"},
                   {"variables", {{"ticket", "Refund my double charge"}}},
-                  {"expected", {{"team", "Billing"}, {"urgent", "yes"}}}, {"tier", "unambiguous"}};
+                  {"expected", {{"team", "Billing"}, {"urgent", "yes"}}},
+                  {"tier", "unambiguous"}};
         // Two levels down: only the working directory (the repository root) has templates/.
         spit(repo + "/benchmarks/v2/eval_dataset.jsonl", c.dump() + "\n");
         auto s = ev::load_dgem_suite(repo + "/benchmarks/v2/eval_dataset.jsonl", repo);
         QVERIFY2(s.ok(), s.ok() ? "" : s.error().message.c_str());
         QCOMPARE(QString::fromStdString(s->items[0].questions[0].expected), QString("billing"));
-        QVERIFY(!ev::load_dgem_suite(repo + "/benchmarks/v2/eval_dataset.jsonl", tmp_.path().toStdString()).ok());
+        QVERIFY(!ev::load_dgem_suite(repo + "/benchmarks/v2/eval_dataset.jsonl",
+                                     tmp_.path().toStdString())
+                     .ok());
 
         auto bad = [&](json line, const std::string& m1, const std::string& m2) {
             spit(repo + "/benchmarks/bad.jsonl", c.dump() + "\n" + line.dump() + "\n");
             auto r = ev::load_dgem_suite(repo + "/benchmarks/bad.jsonl", repo);
             QVERIFY(!r.ok());
             const std::string m = r.error().message;
-            QVERIFY2(m.find("bad.jsonl:2") != std::string::npos && m.find(m1) != std::string::npos &&
-                         m.find(m2) != std::string::npos,
+            QVERIFY2(m.find("bad.jsonl:2") != std::string::npos &&
+                         m.find(m1) != std::string::npos && m.find(m2) != std::string::npos,
                      m.c_str());
         };
         json missing = c;
@@ -460,7 +497,8 @@ class TestEvaluation : public QObject {
         s4.workers = 4;
         s4.journal_path = path("w4.jsonl");
         std::vector<size_t> seen_done;
-        auto r1 = ev::EvalRunner(fake, s1).run(*suite, [&](const ev::RunProgress& p) { seen_done.push_back(p.done); }, {});
+        auto r1 = ev::EvalRunner(fake, s1).run(
+            *suite, [&](const ev::RunProgress& p) { seen_done.push_back(p.done); }, {});
         auto r4 = ev::EvalRunner(fake, s4).run(*suite, {}, {});
         QVERIFY(r1.ok() && r4.ok());
         QCOMPARE(r1->records.size(), size_t(231));
@@ -546,7 +584,11 @@ class TestEvaluation : public QObject {
 
         core::CancelToken cancel;
         auto part = ev::EvalRunner(fake, s).run(
-            *suite, [&](const ev::RunProgress& p) { if (p.done >= 15) cancel.cancel(); }, cancel);
+            *suite,
+            [&](const ev::RunProgress& p) {
+                if (p.done >= 15) cancel.cancel();
+            },
+            cancel);
         QVERIFY(part.ok());
         QVERIFY(part->cancelled);
         QVERIFY(part->records.size() >= 15 && part->records.size() < 40);
@@ -573,8 +615,10 @@ class TestEvaluation : public QObject {
         QCOMPARE(after->cut_bytes, size_t(0));
         QCOMPARE(after->records.size(), size_t(40));
         std::set<std::string> ids;
-        for (const auto& line : QString::fromStdString(slurp(s.journal_path)).split('\n', Qt::SkipEmptyParts).mid(1))
-            QVERIFY2(ids.insert(json::parse(line.toStdString())["id"].get<std::string>()).second, "an item twice");
+        for (const auto& line :
+             QString::fromStdString(slurp(s.journal_path)).split('\n', Qt::SkipEmptyParts).mid(1))
+            QVERIFY2(ids.insert(json::parse(line.toStdString())["id"].get<std::string>()).second,
+                     "an item twice");
         QCOMPARE(ids.size(), size_t(40));
         for (size_t i = 0; i < 40; ++i)
             QCOMPARE(rest->records[i].questions[0].probs, full->records[i].questions[0].probs);
@@ -592,8 +636,9 @@ class TestEvaluation : public QObject {
         other.seed = 7;
         auto refused = ev::EvalRunner(fake, other).run(*suite, {}, {});
         QVERIFY(!refused.ok());
-        QVERIFY2(refused.error().message.find("cut.jsonl:1: field settings.seed") != std::string::npos,
-                 refused.error().message.c_str());
+        QVERIFY2(
+            refused.error().message.find("cut.jsonl:1: field settings.seed") != std::string::npos,
+            refused.error().message.c_str());
         // A damaged complete line is refused rather than guessed around.
         spit(path("damaged.jsonl"), slurp(s.journal_path) + "garbage\n" + "{}\n");
         QVERIFY(!ev::read_journal(path("damaged.jsonl")).ok());

@@ -40,7 +40,9 @@ std::string slurp(const QString& path) {
     return ss.str();
 }
 
-json read_json(const QString& path) { return json::parse(slurp(path)); }
+json read_json(const QString& path) {
+    return json::parse(slurp(path));
+}
 
 std::map<std::string, json> items_by_id(const json& report) {
     std::map<std::string, json> m;
@@ -89,9 +91,10 @@ class TestEvaluationE2E : public QObject {
     void localAndServeAgree() {
         QElapsedTimer t;
         t.start();
-        auto local = dgem(QStringList{"bench-jev", "-d", kDataset, "-w", "2", "-o", file("local.json"),
-                                      "--lockfile", kLock, "--compare-leaderboard"} +
-                          localArgs());
+        auto local =
+            dgem(QStringList{"bench-jev", "-d", kDataset, "-w", "2", "-o", file("local.json"),
+                             "--lockfile", kLock, "--compare-leaderboard"} +
+                 localArgs());
         QVERIFY2(local.code == 0, qPrintable(local.err));
         qInfo("231 items on the local backend: %.1f s", t.elapsed() / 1000.0);
         local_ = read_json(file("local.json"));
@@ -166,8 +169,9 @@ class TestEvaluationE2E : public QObject {
     void sigkillThenResume() {
         if (local_.is_null()) QSKIP("needs the local run");
         const int n = 40;
-        const QStringList args = QStringList{"bench-jev", "-d", kDataset, "-n", QString::number(n), "-o",
-                                             file("killed.json")} + localArgs();
+        const QStringList args = QStringList{"bench-jev",        "-d", kDataset,           "-n",
+                                             QString::number(n), "-o", file("killed.json")} +
+                                 localArgs();
         const QString journal = file("killed.json.journal.jsonl");
         QProcess p;
         p.setProcessEnvironment(env());
@@ -205,7 +209,8 @@ class TestEvaluationE2E : public QObject {
         std::istringstream in(slurp(journal));
         std::string line;
         std::getline(in, line);  // header
-        while (std::getline(in, line)) QVERIFY(ids.insert(json::parse(line)["id"].get<std::string>()).second);
+        while (std::getline(in, line))
+            QVERIFY(ids.insert(json::parse(line)["id"].get<std::string>()).second);
         QCOMPARE(ids.size(), size_t(n));
 
         json report = read_json(file("killed.json"));
@@ -245,8 +250,8 @@ class TestEvaluationE2E : public QObject {
 
     // The shipped suite through `dgem bench`.
     void shippedSuite() {
-        auto run = dgem(QStringList{"bench", "-d", DS_SOURCE_DIR "/resources/suites/policies.jsonl", "-n", "4",
-                                    "--samples", "1", "-o", file("suite.json")} +
+        auto run = dgem(QStringList{"bench", "-d", DS_SOURCE_DIR "/resources/suites/policies.jsonl",
+                                    "-n", "4", "--samples", "1", "-o", file("suite.json")} +
                         localArgs());
         QVERIFY2(run.code == 0, qPrintable(run.err));
         json r = read_json(file("suite.json"));
@@ -288,8 +293,10 @@ class TestEvaluationE2E : public QObject {
         };
         std::vector<Case> cases = {
             {write("nonjson.jsonl", good + "{oops\n"), "nonjson.jsonl:2", "not a JSON object"},
-            {write("unknown.jsonl", good + unknown.dump() + "\n"), "unknown.jsonl:2: field question.type", "ranking"},
-            {write("notamong.jsonl", notamong.dump() + "\n"), "notamong.jsonl:1: field expected", "not among labels"},
+            {write("unknown.jsonl", good + unknown.dump() + "\n"),
+             "unknown.jsonl:2: field question.type", "ranking"},
+            {write("notamong.jsonl", notamong.dump() + "\n"), "notamong.jsonl:1: field expected",
+             "not among labels"},
         };
         for (const auto& c : cases) {
             auto run = dgem(QStringList{"bench-jev", "-d", c.path} + localArgs());
@@ -300,7 +307,8 @@ class TestEvaluationE2E : public QObject {
         json lock = read_json(kLock);
         lock["unified_dataset_sha256"] = std::string(64, '0');
         const QString bad_lock = write("bad.lock.json", lock.dump(2));
-        auto run = dgem(QStringList{"bench-jev", "-d", kDataset, "--lockfile", bad_lock} + localArgs());
+        auto run =
+            dgem(QStringList{"bench-jev", "-d", kDataset, "--lockfile", bad_lock} + localArgs());
         QCOMPARE(run.code, 2);
         QVERIFY2(run.err.contains("bad.lock.json: field unified_dataset_sha256") &&
                      run.err.contains("differs"),
@@ -309,17 +317,22 @@ class TestEvaluationE2E : public QObject {
         auto sync = dgem({"bench-jev", "--sync", "-d", kDataset, "--lockfile", kLock});
         QVERIFY2(sync.code == 0, qPrintable(sync.err));
         QVERIFY(sync.out.contains("zero-leakage check passed"));
-        auto nosync = dgem({"bench-jev", "--sync", "-d", file("absent/jevbench_public.jsonl"), "--lockfile", kLock});
+        auto nosync = dgem({"bench-jev", "--sync", "-d", file("absent/jevbench_public.jsonl"),
+                            "--lockfile", kLock});
         QCOMPARE(nosync.code, 2);
         QVERIFY2(nosync.err.contains("no network"), qPrintable(nosync.err));
         // A dgem suite naming a missing template, and a question the template lacks.
-        json c = {{"id", "a"}, {"domain", "support"}, {"template", "templates/none.json.tmpl"},
-                  {"variables", json::object()}, {"expected", {{"team", "billing"}}}};
+        json c = {{"id", "a"},
+                  {"domain", "support"},
+                  {"template", "templates/none.json.tmpl"},
+                  {"variables", json::object()},
+                  {"expected", {{"team", "billing"}}}};
         const QString s1 = write("missing_tmpl.jsonl", c.dump() + "\n");
         auto m = dgem(QStringList{"bench", "-d", s1} + localArgs());
         QCOMPARE(m.code, 2);
-        QVERIFY2(m.err.contains("missing_tmpl.jsonl:1: field template") && m.err.contains("not found"),
-                 qPrintable(m.err));
+        QVERIFY2(
+            m.err.contains("missing_tmpl.jsonl:1: field template") && m.err.contains("not found"),
+            qPrintable(m.err));
         c["template"] = DS_SOURCE_DIR "/resources/templates/support_triage.json.tmpl";
         c["expected"] = {{"priority", "high"}};
         const QString s2 = write("no_question.jsonl", c.dump() + "\n");
@@ -336,7 +349,8 @@ class TestEvaluationE2E : public QObject {
 // Two 231-item runs take minutes on a loaded CI machine: more than Qt Test's default 5 minutes
 // per function, well inside CTest's 600 s for the whole test.
 int main(int argc, char** argv) {
-    if (qEnvironmentVariableIsEmpty("QTEST_FUNCTION_TIMEOUT")) qputenv("QTEST_FUNCTION_TIMEOUT", "590000");
+    if (qEnvironmentVariableIsEmpty("QTEST_FUNCTION_TIMEOUT"))
+        qputenv("QTEST_FUNCTION_TIMEOUT", "590000");
     QCoreApplication app(argc, argv);
     TestEvaluationE2E test;
     return QTest::qExec(&test, argc, argv);

@@ -29,8 +29,8 @@ namespace core::eval {
 
 struct RunSettings {
     int workers = 1;
-    double item_timeout_s = 0;  // 0: none; a timed-out attempt is cancelled and retried
-    int retries = 2;            // extra attempts after a transient failure
+    double item_timeout_s = 0;      // 0: none; a timed-out attempt is cancelled and retried
+    int retries = 2;                // extra attempts after a transient failure
     double retry_backoff_s = 0.25;  // doubled per retry
     uint64_t seed = 42;
     std::optional<Samples> samples;  // overrides every item's schema (dgem's --samples)
@@ -64,13 +64,13 @@ struct ItemRecord {
 };
 
 struct RunProgress {
-    std::size_t done = 0;     // recorded, resumed ones included
+    std::size_t done = 0;  // recorded, resumed ones included
     std::size_t total = 0;
     std::size_t failed = 0;
     std::size_t resumed = 0;  // taken from the journal
     double elapsed_s = 0;
-    double items_per_s = 0;   // over the items run in this session
-    double eta_s = -1;        // -1 until known
+    double items_per_s = 0;            // over the items run in this session
+    double eta_s = -1;                 // -1 until known
     const ItemRecord* last = nullptr;  // the record just finished (null for the first report)
 };
 using RunProgressFn = std::function<void(const RunProgress&)>;

@@ -26,9 +26,9 @@ struct ItemScore {
     std::map<std::string, double> probs;  // normalised, over exactly the labels (when valid)
     std::string predicted;                // argmax, ties to the lexicographically smallest label
     bool correct = false;
-    double confidence = 0;                // max p (valid only)
-    double brier = 0;                     // sum_k (p_k - y_k)^2 (valid only)
-    std::optional<double> ordinal_ev;     // score items: sum_i i p_i
+    double confidence = 0;             // max p (valid only)
+    double brier = 0;                  // sum_k (p_k - y_k)^2 (valid only)
+    std::optional<double> ordinal_ev;  // score items: sum_i i p_i
 };
 
 inline constexpr double kStrictTolerance = 1e-3;
@@ -87,7 +87,8 @@ double calibration_v13(double ece, double soft_tvd);
 double calibration_v14(std::optional<double> old_cal, std::optional<double> new_cal);
 
 enum class EndpointKind { Api, Gpu, Cpu, Other };
-std::optional<EndpointKind> parse_endpoint_kind(const std::string& text);  // api|gpu|cpu|demo|unknown
+std::optional<EndpointKind> parse_endpoint_kind(
+    const std::string& text);  // api|gpu|cpu|demo|unknown
 std::string to_string(EndpointKind kind);
 double adjusted_latency(double seconds, EndpointKind kind);  // api p; gpu/cpu 2p+0.15; else 2p
 double speed_point(double seconds);                          // clamp(100 - 20 log10(s/0.1))
@@ -112,8 +113,8 @@ struct ScoredItem {
     std::vector<std::string> labels;
     std::string expected;
     ItemScore score;
-    double latency_s = 0;  // wall time around the whole call, failures included
-    bool failed = false;   // the call failed (no answer)
+    double latency_s = 0;    // wall time around the whole call, failures included
+    bool failed = false;     // the call failed (no answer)
     double hesitation = -1;  // entropy / ln |labels| of the normalised probs; -1 when invalid
     std::optional<std::map<std::string, double>> gold_probs;
 };
@@ -127,26 +128,26 @@ struct GroupStats {
 
 struct HesitationStep {
     double threshold = 0;
-    int escalated = 0;          // items with hesitation > threshold (or invalid)
+    int escalated = 0;  // items with hesitation > threshold (or invalid)
     double escalated_share = 0;
-    double kept_accuracy = 0;   // accuracy of the items kept (not escalated)
+    double kept_accuracy = 0;  // accuracy of the items kept (not escalated)
     int kept = 0;
 };
 
 struct ParaphraseStats {
-    int groups = 0;          // groups with 2+ scored items
-    int consistent = 0;      // all predictions equal
-    int both_correct = 0;    // every member correct
+    int groups = 0;        // groups with 2+ scored items
+    int consistent = 0;    // all predictions equal
+    int both_correct = 0;  // every member correct
     double agreement = 0, both_correct_rate = 0;
 };
 
 struct RunScoreOptions {
     EndpointKind endpoint_kind = EndpointKind::Gpu;
-    std::optional<double> usd_per_1k;      // a price: Cost axis
-    bool cost_estimate = false;            // use kDiffusionGemmaUsdPer1k, labelled an estimate
-    std::optional<double> temperature;     // --temperature-scale T (dgem variant)
-    bool auto_temperature = false;         // --auto-temperature: 5-fold CV fit (dgem variant)
-    std::optional<double> sealed_accuracy; // v1.4 intelligence needs it
+    std::optional<double> usd_per_1k;       // a price: Cost axis
+    bool cost_estimate = false;             // use kDiffusionGemmaUsdPer1k, labelled an estimate
+    std::optional<double> temperature;      // --temperature-scale T (dgem variant)
+    bool auto_temperature = false;          // --auto-temperature: 5-fold CV fit (dgem variant)
+    std::optional<double> sealed_accuracy;  // v1.4 intelligence needs it
 };
 
 struct RunScore {
@@ -154,21 +155,21 @@ struct RunScore {
     double accuracy = 0;
     std::map<std::string, double> tier_accuracy;
     std::optional<double> intelligence_v13;
-    std::optional<double> ece_hard;   // hard tier only
-    Ece reliability;                  // the hard-tier bins
-    Ece reliability_all;              // every valid item (reported)
-    std::optional<double> soft_tvd;   // probability items
+    std::optional<double> ece_hard;  // hard tier only
+    Ece reliability;                 // the hard-tier bins
+    Ece reliability_all;             // every valid item (reported)
+    std::optional<double> soft_tvd;  // probability items
     int tvd_items = 0;
     std::optional<double> calibration;  // C13 (ECE term only when no probability item ran)
     bool calibration_ece_only = false;
-    double brier = 0;                   // mean over valid items (reported, never scored)
+    double brier = 0;  // mean over valid items (reported, never scored)
     std::optional<double> p50_s, p95_s, p50_adjusted_s, p95_adjusted_s;
     std::optional<double> speed;
     std::optional<double> cost;
     bool cost_is_estimate = false;
     std::optional<double> usd_per_1k;
-    Axes public_axes;                      // I13, C13, Speed, Cost
-    std::optional<double> public_estimate; // composite on public axes: an estimate, never a rank
+    Axes public_axes;                        // I13, C13, Speed, Cost
+    std::optional<double> public_estimate;   // composite on public axes: an estimate, never a rank
     std::optional<double> intelligence_v14;  // with a sealed accuracy
     std::optional<double> temperature;       // applied or fitted T (dgem variant)
     std::vector<double> fold_temperatures;   // --auto-temperature: T per fold

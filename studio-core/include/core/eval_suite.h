@@ -47,11 +47,11 @@ struct SuiteItem {
 
 struct Suite {
     SuiteKind kind = SuiteKind::JevBench;
-    std::string name;                  // file name
-    std::filesystem::path path;        // as given
-    std::string sha256;                // of the file's bytes (hex)
-    std::vector<SuiteItem> items;      // in file order
-    std::size_t total_in_file = 0;     // before filters
+    std::string name;               // file name
+    std::filesystem::path path;     // as given
+    std::string sha256;             // of the file's bytes (hex)
+    std::vector<SuiteItem> items;   // in file order
+    std::size_t total_in_file = 0;  // before filters
 };
 
 // The slot id JevBench items are read under (dgem's --slot-id default).

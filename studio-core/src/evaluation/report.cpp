@@ -77,7 +77,8 @@ json jev_items_json(const std::vector<ScoredItem>& items, const std::vector<Item
                   {"seed", r ? r->seed : 0}};
         if (!s.group.empty()) j["group"] = s.group;
         if (s.score.renormalized) j["renormalized"] = true;
-        if (!s.score.valid && !s.score.invalid_reason.empty()) j["invalid_reason"] = s.score.invalid_reason;
+        if (!s.score.valid && !s.score.invalid_reason.empty())
+            j["invalid_reason"] = s.score.invalid_reason;
         if (r && !r->ok) j["error"] = r->error;
         out.push_back(std::move(j));
     }
@@ -188,13 +189,19 @@ json to_json(const SuiteScore& s) {
     auto groups = [](const std::map<std::string, GroupStats>& m) {
         json out = json::object();
         for (const auto& [k, g] : m)
-            out[k] = {{"n", g.n}, {"correct", g.correct}, {"accuracy", g.accuracy},
-                      {"mean_confidence", g.mean_confidence}, {"p50_latency_s", g.p50_latency_s}};
+            out[k] = {{"n", g.n},
+                      {"correct", g.correct},
+                      {"accuracy", g.accuracy},
+                      {"mean_confidence", g.mean_confidence},
+                      {"p50_latency_s", g.p50_latency_s}};
         return out;
     };
     json bins = json::array();
     for (const auto& b : s.reliability.bins)
-        bins.push_back({{"lo", b.lo}, {"hi", b.hi}, {"n", b.n}, {"confidence", b.confidence},
+        bins.push_back({{"lo", b.lo},
+                        {"hi", b.hi},
+                        {"n", b.n},
+                        {"confidence", b.confidence},
                         {"accuracy", b.accuracy}});
     return {{"cases", s.cases},
             {"cases_correct", s.cases_correct},
@@ -232,8 +239,8 @@ json suite_items_json(const Suite& suite, const std::vector<ItemRecord>& records
                              {"confidence", sc.valid ? json(sc.confidence) : json(nullptr)},
                              {"probs", p}};
         }
-        json j = {{"id", item.id},         {"domain", item.domain}, {"tier", item.tier},
-                  {"correct", all},        {"answers", answers},    {"latency_s", r.latency_s},
+        json j = {{"id", item.id},          {"domain", item.domain}, {"tier", item.tier},
+                  {"correct", all},         {"answers", answers},    {"latency_s", r.latency_s},
                   {"attempts", r.attempts}, {"seed", r.seed}};
         if (!r.ok) j["error"] = r.error;
         out.push_back(std::move(j));

@@ -41,10 +41,14 @@ std::string utc_now() {
 
 std::string error_kind_name(const Error& e) {
     switch (e.kind) {
-        case engine::ErrorKind::BadInput: return "bad_input";
-        case engine::ErrorKind::Remote: return "remote";
-        case engine::ErrorKind::Engine: return "engine";
-        case engine::ErrorKind::Cancelled: return "cancelled";
+        case engine::ErrorKind::BadInput:
+            return "bad_input";
+        case engine::ErrorKind::Remote:
+            return "remote";
+        case engine::ErrorKind::Engine:
+            return "engine";
+        case engine::ErrorKind::Cancelled:
+            return "cancelled";
     }
     return "engine";
 }
@@ -86,7 +90,8 @@ class JournalWriter {
         path_ = path;
         fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
         if (fd_ < 0)
-            return engine::bad_input(path + ": cannot open the journal (" + std::strerror(errno) + ")");
+            return engine::bad_input(path + ": cannot open the journal (" + std::strerror(errno) +
+                                     ")");
         return {};
     }
     Result<void> append(const json& record) {
@@ -113,9 +118,10 @@ class JournalWriter {
 json ItemRecord::to_json() const {
     json qs = json::array();
     for (const auto& q : questions)
-        qs.push_back({{"id", q.id}, {"names", q.names}, {"probs", q.probs}, {"hesitation", q.hesitation}});
-    json j = {{"id", id},      {"ok", ok},           {"attempts", attempts},
-              {"latency_s", latency_s}, {"seed", seed}, {"questions", qs}};
+        qs.push_back(
+            {{"id", q.id}, {"names", q.names}, {"probs", q.probs}, {"hesitation", q.hesitation}});
+    json j = {{"id", id},     {"ok", ok},       {"attempts", attempts}, {"latency_s", latency_s},
+              {"seed", seed}, {"questions", qs}};
     if (!ok) {
         j["error"] = error;
         j["error_kind"] = error_kind;
@@ -140,7 +146,8 @@ Result<ItemRecord> ItemRecord::from_json(const json& j) {
             qr.probs = q.at("probs").get<std::vector<double>>();
             qr.hesitation = q.value("hesitation", 0.0);
             if (qr.names.size() != qr.probs.size())
-                return engine::bad_input("question " + qr.id + ": names and probs differ in length");
+                return engine::bad_input("question " + qr.id +
+                                         ": names and probs differ in length");
             r.questions.push_back(std::move(qr));
         }
         return r;
@@ -231,7 +238,8 @@ Result<JournalContents> read_journal(const std::string& path) {
         } else {
             auto r = ItemRecord::from_json(j);
             if (!r)
-                return engine::bad_input(path + ":" + std::to_string(line) + ": " + r.error().message);
+                return engine::bad_input(path + ":" + std::to_string(line) + ": " +
+                                         r.error().message);
             if (seen.insert(r->id).second) jc.records.push_back(std::move(*r));
         }
         start = end + 1;
@@ -284,15 +292,16 @@ Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progr
             if (!jc->header.is_null()) {
                 const json& h = jc->header;
                 auto mismatch = [&](const std::string& what, const json& was, const json& now) {
-                    return engine::bad_input(jp + ":1: field " + what + ": the journal was written with " +
-                                             was.dump() + ", this run has " + now.dump() +
-                                             "; run without --resume to start over");
+                    return engine::bad_input(
+                        jp + ":1: field " + what + ": the journal was written with " + was.dump() +
+                        ", this run has " + now.dump() + "; run without --resume to start over");
                 };
                 if (h.value("dataset_sha256", "") != suite.sha256)
                     return mismatch("dataset_sha256", h.value("dataset_sha256", ""), suite.sha256);
                 const json hs = h.value("settings", json::object());
                 if (hs.value("seed", json()) != header["settings"]["seed"])
-                    return mismatch("settings.seed", hs.value("seed", json()), header["settings"]["seed"]);
+                    return mismatch("settings.seed", hs.value("seed", json()),
+                                    header["settings"]["seed"]);
                 if (hs.value("samples", json()) != header["settings"]["samples"])
                     return mismatch("settings.samples", hs.value("samples", json()),
                                     header["settings"]["samples"]);
@@ -396,8 +405,9 @@ Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progr
                 Attempt a;
                 if (settings_.item_timeout_s > 0) {
                     a.has_deadline = true;
-                    a.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                    std::chrono::duration<double>(settings_.item_timeout_s));
+                    a.deadline =
+                        Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(settings_.item_timeout_s));
                 }
                 {
                     std::lock_guard<std::mutex> lock(amu);
@@ -472,7 +482,8 @@ Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progr
         }
     };
     std::vector<std::thread> threads;
-    const size_t n_threads = std::min<size_t>(static_cast<size_t>(workers), std::max<size_t>(1, pending.size()));
+    const size_t n_threads =
+        std::min<size_t>(static_cast<size_t>(workers), std::max<size_t>(1, pending.size()));
     for (size_t t = 0; t < n_threads; ++t) threads.emplace_back(work);
     for (auto& t : threads) t.join();
     stop_watch.store(true);

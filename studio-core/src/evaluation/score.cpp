@@ -14,7 +14,9 @@ namespace {
 
 using nlohmann::json;
 
-double clamp100(double x) { return std::clamp(x, 0.0, 100.0); }
+double clamp100(double x) {
+    return std::clamp(x, 0.0, 100.0);
+}
 
 double normalised_entropy(const std::map<std::string, double>& p) {
     if (p.size() < 2) return 0;
@@ -41,7 +43,8 @@ ItemScore score_item(const json& probs, const std::vector<std::string>& labels,
     if (!probs.is_object()) return invalid("probs is not an object");
     std::set<std::string> want(labels.begin(), labels.end());
     for (auto it = probs.begin(); it != probs.end(); ++it)
-        if (!want.count(it.key())) return invalid("label \"" + it.key() + "\" is not one of the item's");
+        if (!want.count(it.key()))
+            return invalid("label \"" + it.key() + "\" is not one of the item's");
     double sum = 0;
     for (const auto& l : labels) {
         auto it = probs.find(l);
@@ -190,7 +193,9 @@ double intelligence_v14(double i13, double sealed_accuracy, double public_accura
     return combined * std::max(0.0, 1 - penalty);
 }
 
-double calibration_from_ece(double ece) { return std::max(0.0, 100 * (1 - ece / 0.5)); }
+double calibration_from_ece(double ece) {
+    return std::max(0.0, 100 * (1 - ece / 0.5));
+}
 
 double calibration_v13(double ece, double soft_tvd) {
     return (calibration_from_ece(ece) + 100 * (1 - soft_tvd)) / 2;
@@ -211,20 +216,27 @@ std::optional<EndpointKind> parse_endpoint_kind(const std::string& text) {
 
 std::string to_string(EndpointKind kind) {
     switch (kind) {
-        case EndpointKind::Api: return "api";
-        case EndpointKind::Gpu: return "gpu";
-        case EndpointKind::Cpu: return "cpu";
-        case EndpointKind::Other: return "unknown";
+        case EndpointKind::Api:
+            return "api";
+        case EndpointKind::Gpu:
+            return "gpu";
+        case EndpointKind::Cpu:
+            return "cpu";
+        case EndpointKind::Other:
+            return "unknown";
     }
     return "unknown";
 }
 
 double adjusted_latency(double seconds, EndpointKind kind) {
     switch (kind) {
-        case EndpointKind::Api: return seconds;
+        case EndpointKind::Api:
+            return seconds;
         case EndpointKind::Gpu:
-        case EndpointKind::Cpu: return 2 * seconds + 0.15;
-        case EndpointKind::Other: return 2 * seconds;
+        case EndpointKind::Cpu:
+            return 2 * seconds + 0.15;
+        case EndpointKind::Other:
+            return 2 * seconds;
     }
     return 2 * seconds;
 }
@@ -249,8 +261,10 @@ std::optional<double> composite_v14(const Axes& axes) {
     bool zero = false;
     for (const auto& x : v) {
         if (!x) return std::nullopt;
-        if (*x <= 0) zero = true;
-        else inv += 1 / *x;
+        if (*x <= 0)
+            zero = true;
+        else
+            inv += 1 / *x;
     }
     double score = zero ? 0.0 : 4 / inv;
     for (const auto& x : {axes.intelligence, axes.speed, axes.cost})
@@ -421,7 +435,8 @@ RunScore score_run(std::vector<ScoredItem> items, const RunScoreOptions& options
     r.public_axes = {r.intelligence_v13, r.calibration, r.speed, r.cost};
     r.public_estimate = composite_v14(r.public_axes);
     if (options.sealed_accuracy && r.intelligence_v13)
-        r.intelligence_v14 = intelligence_v14(*r.intelligence_v13, *options.sealed_accuracy, r.accuracy);
+        r.intelligence_v14 =
+            intelligence_v14(*r.intelligence_v13, *options.sealed_accuracy, r.accuracy);
 
     r.by_tier = table(items, &ScoredItem::tier);
     r.by_family = table(items, &ScoredItem::family);
@@ -520,8 +535,12 @@ json to_json(const RunScore& r) {
         {"tvd_items", r.tvd_items},
         {"calibration_ece_only", r.calibration_ece_only},
         {"brier", r.brier},
-        {"reliability_hard", {{"ece", r.reliability.ece}, {"n", r.reliability.n}, {"bins", bins(r.reliability)}}},
-        {"reliability_all", {{"ece", r.reliability_all.ece}, {"n", r.reliability_all.n}, {"bins", bins(r.reliability_all)}}},
+        {"reliability_hard",
+         {{"ece", r.reliability.ece}, {"n", r.reliability.n}, {"bins", bins(r.reliability)}}},
+        {"reliability_all",
+         {{"ece", r.reliability_all.ece},
+          {"n", r.reliability_all.n},
+          {"bins", bins(r.reliability_all)}}},
         {"latency",
          {{"p50_s", o(r.p50_s)},
           {"p95_s", o(r.p95_s)},
@@ -532,11 +551,11 @@ json to_json(const RunScore& r) {
         {"cost",
          {{"usd_per_1000", o(r.usd_per_1k)},
           {"estimate", r.cost_is_estimate},
-          {"note", r.cost ? (r.cost_is_estimate
-                                 ? "labelled estimate: upstream's price for the same "
-                                   "DiffusionGemma weights (djev)"
-                                 : "from --usd-per-1k")
-                          : "no price given: no Cost axis and no composite"}}},
+          {"note", r.cost
+                       ? (r.cost_is_estimate ? "labelled estimate: upstream's price for the same "
+                                               "DiffusionGemma weights (djev)"
+                                             : "from --usd-per-1k")
+                       : "no price given: no Cost axis and no composite"}}},
         {"temperature", o(r.temperature)},
         {"fold_temperatures", r.fold_temperatures},
         {"by_tier", groups(r.by_tier)},

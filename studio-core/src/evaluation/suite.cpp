@@ -26,12 +26,18 @@ std::string lower(std::string s) {
 
 std::string kind_of(const json& j) {
     switch (j.type()) {
-        case json::value_t::null: return "null";
-        case json::value_t::boolean: return "a boolean";
-        case json::value_t::string: return "a string";
-        case json::value_t::array: return "a list";
-        case json::value_t::object: return "an object";
-        default: return "a number";
+        case json::value_t::null:
+            return "null";
+        case json::value_t::boolean:
+            return "a boolean";
+        case json::value_t::string:
+            return "a string";
+        case json::value_t::array:
+            return "a list";
+        case json::value_t::object:
+            return "an object";
+        default:
+            return "a number";
     }
 }
 
@@ -91,7 +97,8 @@ Result<json> parse_line(const std::string& line, const std::string& where) {
         return engine::bad_input(where + ": not a JSON object (column " +
                                  std::to_string(err.offset + 1) + ": " + err.message + ")");
     if (!j.is_object())
-        return engine::bad_input(where + ": is " + kind_of(j) + "; expected one JSON object per line");
+        return engine::bad_input(where + ": is " + kind_of(j) +
+                                 "; expected one JSON object per line");
     return j;
 }
 
@@ -124,7 +131,8 @@ Result<SuiteItem> jev_item(const json& j, const std::string& where, int line) {
         return fail("question.type", "missing; accepted: choice, noul or score");
     const std::string type = type_it->get<std::string>();
     if (type != "choice" && type != "noul" && type != "score")
-        return fail("question.type", "unknown type \"" + type + "\"; accepted: choice, noul or score");
+        return fail("question.type",
+                    "unknown type \"" + type + "\"; accepted: choice, noul or score");
     std::string instructions;
     if (auto it = q->find("instructions"); it != q->end() && !it->is_null()) {
         if (!it->is_string()) return fail("question.instructions", "must be a string");
@@ -174,7 +182,8 @@ Result<SuiteItem> jev_item(const json& j, const std::string& where, int line) {
             return fail("labels", "a noul item's labels must be yes and no");
         if (criteria) {
             if (!criteria->is_object())
-                return fail("question.criteria", "a noul item's criteria must be an object keyed true/false");
+                return fail("question.criteria",
+                            "a noul item's criteria must be an object keyed true/false");
             ordered_json c = ordered_json::object();
             for (auto it = criteria->begin(); it != criteria->end(); ++it) {
                 if (it.key() != "true" && it.key() != "false")
@@ -188,7 +197,8 @@ Result<SuiteItem> jev_item(const json& j, const std::string& where, int line) {
         iq.names = {"yes", "no"};
     } else if (type == "choice") {
         if (criteria && !criteria->is_object())
-            return fail("question.criteria", "a choice item's criteria must map labels to descriptions");
+            return fail("question.criteria",
+                        "a choice item's criteria must map labels to descriptions");
         ordered_json options = ordered_json::array();
         for (const auto& l : labels) {
             ordered_json o = {{"name", l}};
@@ -214,9 +224,9 @@ Result<SuiteItem> jev_item(const json& j, const std::string& where, int line) {
         ordered_json levels = ordered_json::array();
         if (criteria) {
             if (!criteria->is_array() || criteria->size() != labels.size())
-                return fail("question.criteria",
-                            "a score item's criteria must be a list of " +
-                                std::to_string(labels.size()) + " level descriptions");
+                return fail("question.criteria", "a score item's criteria must be a list of " +
+                                                     std::to_string(labels.size()) +
+                                                     " level descriptions");
             std::set<std::string> seen;
             for (size_t i = 0; i < criteria->size(); ++i) {
                 const json& c = (*criteria)[i];
@@ -238,7 +248,8 @@ Result<SuiteItem> jev_item(const json& j, const std::string& where, int line) {
     auto parsed = parse_schema(schema, where + " (item " + item.id + ")");
     if (!parsed) return parsed.error();
     item.schema = std::move(*parsed);
-    if (item.schema.questions.size() != 1 || item.schema.questions[0].labels().size() != iq.names.size())
+    if (item.schema.questions.size() != 1 ||
+        item.schema.questions[0].labels().size() != iq.names.size())
         return fail("labels", "could not be read as one question with one label per item label");
     item.questions.push_back(std::move(iq));
 
@@ -250,7 +261,8 @@ Result<SuiteItem> jev_item(const json& j, const std::string& where, int line) {
 
     if (auto prov = j.find("provenance"); prov != j.end() && prov->is_object()) {
         if (auto gp = prov->find("gold_probs"); gp != prov->end() && !gp->is_null()) {
-            if (!gp->is_object()) return fail("provenance.gold_probs", "must be an object label -> p");
+            if (!gp->is_object())
+                return fail("provenance.gold_probs", "must be an object label -> p");
             std::map<std::string, double> g;
             for (auto it = gp->begin(); it != gp->end(); ++it) {
                 if (!it->is_number())
@@ -268,9 +280,9 @@ Result<SuiteItem> jev_item(const json& j, const std::string& where, int line) {
 }  // namespace
 
 std::string sha256_hex(std::string_view bytes) {
-    QByteArray h = QCryptographicHash::hash(
-        QByteArrayView(bytes.data(), static_cast<qsizetype>(bytes.size())),
-        QCryptographicHash::Sha256);
+    QByteArray h =
+        QCryptographicHash::hash(QByteArrayView(bytes.data(), static_cast<qsizetype>(bytes.size())),
+                                 QCryptographicHash::Sha256);
     return h.toHex().toStdString();
 }
 
@@ -387,7 +399,8 @@ Result<Suite> load_dgem_suite(const std::filesystem::path& path,
         auto cached = policies.find(resolved.string());
         if (cached == policies.end()) {
             auto policy = load_policy_file(resolved);
-            if (!policy) return engine::bad_input(where + ": field template: " + policy.error().message);
+            if (!policy)
+                return engine::bad_input(where + ": field template: " + policy.error().message);
             cached = policies.emplace(resolved.string(), std::move(*policy)).first;
         }
         json variables = json::object();
@@ -413,9 +426,8 @@ Result<Suite> load_dgem_suite(const std::filesystem::path& path,
                 std::string list;
                 for (const auto& cand : item.schema.questions)
                     list += (list.empty() ? "" : ", ") + cand.id;
-                return fail("expected." + it.key(), "the template " + name +
-                                                        " has no question \"" + it.key() +
-                                                        "\" (questions: " + list + ")");
+                return fail("expected." + it.key(), "the template " + name + " has no question \"" +
+                                                        it.key() + "\" (questions: " + list + ")");
             }
             std::string want;
             if (it->is_string())
@@ -439,9 +451,9 @@ Result<Suite> load_dgem_suite(const std::filesystem::path& path,
             if (found < 0) {
                 std::string list;
                 for (const auto& a : alts) list += (list.empty() ? "" : ", ") + a;
-                return fail("expected." + it.key(),
-                            "\"" + want + "\" is not an answer of question " + q->id +
-                                " (accepted: " + list + ")");
+                return fail("expected." + it.key(), "\"" + want +
+                                                        "\" is not an answer of question " + q->id +
+                                                        " (accepted: " + list + ")");
             }
             ItemQuestion iq;
             iq.id = q->id;
