@@ -84,12 +84,13 @@ int run_serve(const cli::Args& args) {
     // Tests and scripts read the port from this line (--port 0 picks a free one).
     std::cout << "dgem serve: listening on http://" << options->host << ":" << server.port()
               << " (model " << options->model_name << ", " << engine->info().device
-              << ", max in flight " << options->max_inflight
+              << ", max in flight " << options->max_inflight << ", queue " << options->max_queue
+              << " for up to " << options->inflight_wait_s << " s"
               << (options->api_key.empty() ? "" : ", API_KEY required")
               << (options->server_keys.empty() ? "" : ", X-DGem-Key required") << ")" << std::endl;
     while (!stop_requested.load() && server.running())
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    std::cerr << "dgem serve: stopping; requests in flight finish first\n";
+    std::cerr << "dgem serve: stopping; queued requests get 503, requests in flight finish\n";
     server.stop();
     std::cerr << "dgem serve: stopped\n";
     return cli::kExitOk;
@@ -104,7 +105,7 @@ DGEM_COMMAND(serve) {
          "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"},
         {"port", 'p', "PORT", "port (env PORT; default 8080; 0 picks a free port)"},
         {"max-inflight", 0, "N",
-         "decisions admitted at once before 503 overloaded (env MAX_INFLIGHT, default 8)"},
+         "decisions run at once; the rest queue (env MAX_INFLIGHT, default 8)"},
         {"served-model-name", 0, "NAME",
          "model name in /health and replies (default: the folder's)"},
         {"quiet", 'q', "", "no access log on stderr"},
@@ -117,9 +118,12 @@ DGEM_COMMAND(serve) {
         "Routes: GET /health (also / and /invoke/health); POST /v1/chat/completions (decision\n"
         "form: system = schema JSON, user = state JSON; generative form with stream: true SSE;\n"
         "vLLM structured reads via vllm_xargs.diffusion_seed_canvas); POST /v1/systemone.\n"
-        "Environment: PORT, API_KEY (bearer), DGEM_SERVER_KEY=new,old (X-DGem-Key), MAX_INFLIGHT,\n"
-        "DEFAULT_SAMPLES, DEFAULT_LAYOUT, DEFAULT_ISOLATE, DEFAULT_SEED_TOKEN, MAX_MODEL_LEN,\n"
-        "HTTP_IDLE_TIMEOUT, MAX_BODY_BYTES. SIGTERM/SIGINT stop it after requests in flight.",
+        "Environment: PORT, API_KEY (bearer), DGEM_SERVER_KEY=new,old (X-DGem-Key), MAX_INFLIGHT\n"
+        "(decisions at once, default 8), MAX_QUEUE (waiting, default 256; past it 503 at once),\n"
+        "INFLIGHT_WAIT_S (longest wait in the queue before 503, default 30), DEFAULT_SAMPLES,\n"
+        "DEFAULT_LAYOUT, DEFAULT_ISOLATE, DEFAULT_SEED_TOKEN, MAX_MODEL_LEN, HTTP_IDLE_TIMEOUT,\n"
+        "MAX_BODY_BYTES. SIGTERM/SIGINT: queued requests get 503, requests in\n"
+        "flight finish, then exit 0.",
         options,
         run_serve};
 }

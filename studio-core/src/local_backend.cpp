@@ -169,6 +169,7 @@ Result<Generation> LocalBackend::generate(const GenerateRequest& request,
     g.prompt_ids = engine_->tokenizer().encode(render_chat(request.messages));
     g.max_new_tokens = request.max_tokens;
     g.seed = request.seed;
+    g.time_limit_s = request.time_limit_s;
     report(progress, "encoding", -1);
     auto result = engine_->generate(
         g,
@@ -188,7 +189,9 @@ Result<Generation> LocalBackend::generate(const GenerateRequest& request,
     out.timings.encode_ms = result->encode_ms;
     out.timings.decode_ms = result->decode_ms;
     out.timings.total_ms = ms_since(started);
-    out.finish_reason = result->stopped_on_stop_id ? "stop" : "length";
+    out.finish_reason = result->stopped_on_stop_id      ? "stop"
+                        : result->stopped_on_time_limit ? "time_limit"
+                                                        : "length";
     out.model = engine_->info().name;
     if (progress) progress(Progress{"done", 1, out.text});
     return out;

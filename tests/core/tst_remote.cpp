@@ -18,7 +18,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -418,41 +422,232 @@ class TestRemote : public QObject {
         serve.join();
     }
 
-    // MAX_INFLIGHT: past the bound, 503 overloaded with Retry-After; clients retry and succeed.
-    void overloaded() {
-        auto gated = std::make_shared<GatedBackend>(local_);
+    // The answers of a decision-form reply (its timings differ from call to call).
+    static json answersOf(const std::string& reply) {
+        const json r = json::parse(reply);
+        return json::parse(r["choices"][0]["message"]["content"].get<std::string>())["answers"];
+    }
+
+    // A raw TCP connection to a server on loopback (for clients that misbehave on purpose).
+    static int connectTo(const core::DecisionServer& server) {
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(static_cast<uint16_t>(server.port()));
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+            ::close(fd);
+            return -1;
+        }
+        return fd;
+    }
+
+    // Slowloris: a client that sends its headers and then trickles nothing. The others are
+    // served meanwhile, and the server drops the slow one after its read timeout.
+    void slowBodyDoesNotBlockOthers() {
         core::ServerOptions o;
         o.port = 0;
         o.max_inflight = 1;
-        o.retry_after_s = 1;
-        core::DecisionServer server(gated, o, engine_);
+        o.idle_timeout_s = 1;  // read timeout max(5, idle)
+        core::DecisionServer server(local_, o, engine_);
         QVERIFY(server.start().ok());
-        core::DgemChatBackend client(remote(server));
-        auto first =
-            std::async(std::launch::async, [&] { return client.decide(request(), {}, {}); });
-        QVERIFY(gated->entered.tryAcquire(1, 30000));  // the first decision holds the only slot
+        std::vector<int> slow;
+        for (int i = 0; i < 4; ++i) {
+            const int fd = connectTo(server);
+            QVERIFY(fd >= 0);
+            const std::string head =
+                "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                "application/json\r\nContent-Length: 4000\r\n\r\n{\"messages\":";
+            QVERIFY(::send(fd, head.data(), head.size(), 0) > 0);
+            slow.push_back(fd);
+        }
+        auto ok = rawDecide(server);  // served while four bodies hang
+        QVERIFY(ok.ok());
+        QCOMPARE(ok->status, 200);
+        // Each slow connection is closed by the server (recv sees EOF or a reply), bounded.
+        for (int fd : slow) {
+            timeval tv{30, 0};
+            ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+            char buf[512];
+            ssize_t n = 0;
+            const auto t0 = std::chrono::steady_clock::now();
+            while ((n = ::recv(fd, buf, sizeof buf, 0)) > 0) {
+            }
+            QVERIFY2(n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK),
+                     "the server keeps a slow client forever");
+            QVERIFY(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30));
+            ::close(fd);
+        }
+        auto after = rawDecide(server);
+        QVERIFY(after.ok());
+        QCOMPARE(after->status, 200);
+        QCOMPARE(answersOf(after->body), answersOf(ok->body));
+    }
 
+    // Clients that send a whole request and hang up at once: the server stays up, its
+    // admission counts return to zero, and the next answer is the same as before.
+    void disconnectMidRequest() {
+        core::ServerOptions o;
+        o.port = 0;
+        o.max_inflight = 2;
+        core::DecisionServer server(local_, o, engine_);
+        QVERIFY(server.start().ok());
+        auto before = rawDecide(server);
+        QVERIFY(before.ok());
+        QCOMPARE(before->status, 200);
+        json body{{"messages", json::array({{{"role", "system"}, {"content", kSchema}},
+                                            {{"role", "user"}, {"content", kState.dump()}}})}};
+        const std::string text = body.dump();
+        for (int i = 0; i < 8; ++i) {
+            const int fd = connectTo(server);
+            QVERIFY(fd >= 0);
+            const std::string request =
+                "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                "application/json\r\nContent-Length: " +
+                std::to_string(text.size()) + "\r\n\r\n" + (i % 2 ? text : text.substr(0, 40));
+            QVERIFY(::send(fd, request.data(), request.size(), MSG_NOSIGNAL) > 0);
+            ::close(fd);  // gone before any reply (half the bodies cut short too)
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(healthOf(server).value("inflight", -1) == 0 &&
+                                     healthOf(server).value("queued", -1) == 0,
+                                 60000);
+        auto after = rawDecide(server);
+        QVERIFY(after.ok());
+        QCOMPARE(after->status, 200);
+        QCOMPARE(answersOf(after->body), answersOf(before->body));
+    }
+
+    // A bare POST of the decision form, no client retries: what the server itself answers.
+    core::Result<core::HttpResponse> rawDecide(core::DecisionServer& server) const {
         core::TransportOptions t;
         t.max_retries = 0;
         json body{{"messages", json::array({{{"role", "system"}, {"content", kSchema}},
                                             {{"role", "user"}, {"content", kState.dump()}}})}};
-        auto busy = core::HttpTransport(t).post_json(
+        return core::HttpTransport(t).post_json(
             core::chat_completions_url(url(server).toStdString()), body.dump(), {});
-        QVERIFY(busy.ok());
-        QCOMPARE(busy->status, 503);
-        QCOMPARE(QString::fromStdString(busy->header("retry-after")), QString("1"));
-        QCOMPARE(json::parse(busy->body)["error"]["type"], "overloaded");
+    }
 
-        // A retrying client waits (Retry-After) and gets through once the slot frees.
-        auto second =
-            std::async(std::launch::async, [&] { return client.decide(request(), {}, {}); });
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    json healthOf(core::DecisionServer& server) const {
+        auto r =
+            core::HttpTransport().get(core::server_root(url(server).toStdString()) + "/health", {});
+        return r.ok() && r->status == 200 ? json::parse(r->body) : json();
+    }
+
+    // Polls /health until `queued` reaches n (bounded): the queue is observed, never assumed.
+    bool waitQueued(core::DecisionServer& server, int n) const {
+        for (int i = 0; i < 3000; ++i) {
+            if (healthOf(server).value("queued", -1) == n) return true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return false;
+    }
+
+    // MAX_INFLIGHT: past the bound a request waits its turn and is served; /health counts it.
+    void admissionQueuesInsteadOfRefusing() {
+        auto gated = std::make_shared<GatedBackend>(local_);
+        core::ServerOptions o;
+        o.port = 0;
+        o.max_inflight = 1;
+        core::DecisionServer server(gated, o, engine_);
+        QVERIFY(server.start().ok());
+        auto first = std::async(std::launch::async, [&] { return rawDecide(server); });
+        QVERIFY(gated->entered.tryAcquire(1, 30000));  // the first decision holds the only slot
+        auto second = std::async(std::launch::async, [&] { return rawDecide(server); });
+        QVERIFY(waitQueued(server, 1));
+        const json h = healthOf(server);
+        QCOMPARE(h["inflight"], 1);
+        QCOMPARE(h["max_inflight"], 1);
+        QCOMPARE(h["max_queue"], 256);
+        QCOMPARE(h["inflight_wait_s"], 30);
         gated->gate.release(2);
         auto a = first.get();
-        QVERIFY(a.ok());
         auto b = second.get();
-        QVERIFY2(b.ok(), b.ok() ? "" : b.error().message.c_str());
-        expectSameDecision(*a, *b, 0);
+        QVERIFY(a.ok() && b.ok());
+        QCOMPARE(a->status, 200);
+        QCOMPARE(b->status, 200);  // queued, then served: no 503
+        QCOMPARE(answersOf(a->body), answersOf(b->body));
+        QCOMPARE(healthOf(server)["queued"], 0);
+        QCOMPARE(healthOf(server)["inflight"], 0);
+    }
+
+    // MAX_QUEUE: past the queue bound 503 overloaded comes at once, with Retry-After.
+    void admissionQueueFullIsImmediate() {
+        auto gated = std::make_shared<GatedBackend>(local_);
+        core::ServerOptions o;
+        o.port = 0;
+        o.max_inflight = 1;
+        o.max_queue = 1;
+        o.retry_after_s = 2;
+        core::DecisionServer server(gated, o, engine_);
+        QVERIFY(server.start().ok());
+        auto first = std::async(std::launch::async, [&] { return rawDecide(server); });
+        QVERIFY(gated->entered.tryAcquire(1, 30000));
+        auto second = std::async(std::launch::async, [&] { return rawDecide(server); });
+        QVERIFY(waitQueued(server, 1));
+        auto third = rawDecide(server);  // the queue is full: refused without waiting
+        QVERIFY(third.ok());
+        QCOMPARE(third->status, 503);
+        QCOMPARE(QString::fromStdString(third->header("retry-after")), QString("2"));
+        const json err = json::parse(third->body)["error"];
+        QCOMPARE(err["type"], "overloaded");
+        QVERIFY2(err["message"].get<std::string>().find("MAX_QUEUE") != std::string::npos,
+                 err.dump().c_str());
+        gated->gate.release(2);
+        QCOMPARE(first.get()->status, 200);
+        QCOMPARE(second.get()->status, 200);
+    }
+
+    // INFLIGHT_WAIT_S: a request that waited that long without a slot gets 503 then, not before.
+    void admissionWaitBound() {
+        auto gated = std::make_shared<GatedBackend>(local_);
+        core::ServerOptions o;
+        o.port = 0;
+        o.max_inflight = 1;
+        o.inflight_wait_s = 1;
+        core::DecisionServer server(gated, o, engine_);
+        QVERIFY(server.start().ok());
+        auto first = std::async(std::launch::async, [&] { return rawDecide(server); });
+        QVERIFY(gated->entered.tryAcquire(1, 30000));
+        const auto t0 = std::chrono::steady_clock::now();
+        auto late = rawDecide(server);
+        const double waited =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        QVERIFY(late.ok());
+        QCOMPARE(late->status, 503);
+        QVERIFY2(waited >= 0.99, qPrintable(QString::number(waited)));  // not refused early
+        const json err = json::parse(late->body)["error"];
+        QCOMPARE(err["type"], "overloaded");
+        QVERIFY2(err["message"].get<std::string>().find("INFLIGHT_WAIT_S") != std::string::npos,
+                 err.dump().c_str());
+        gated->gate.release(1);
+        QCOMPARE(first.get()->status, 200);
+    }
+
+    // Stopping under load: what waits gets 503 at once, what runs finishes with 200.
+    void gracefulStopUnderLoad() {
+        auto gated = std::make_shared<GatedBackend>(local_);
+        core::ServerOptions o;
+        o.port = 0;
+        o.max_inflight = 1;
+        core::DecisionServer server(gated, o, engine_);
+        QVERIFY(server.start().ok());
+        auto running = std::async(std::launch::async, [&] { return rawDecide(server); });
+        QVERIFY(gated->entered.tryAcquire(1, 30000));
+        auto waiting = std::async(std::launch::async, [&] { return rawDecide(server); });
+        QVERIFY(waitQueued(server, 1));
+        auto stopping = std::async(std::launch::async, [&] { server.stop(); });
+        auto w = waiting.get();  // answered while the running decision still holds its slot
+        QVERIFY(w.ok());
+        QCOMPARE(w->status, 503);
+        QVERIFY(json::parse(w->body)["error"]["message"].get<std::string>().find("stopping") !=
+                std::string::npos);
+        QCOMPARE(stopping.wait_for(std::chrono::milliseconds(200)), std::future_status::timeout);
+        gated->gate.release(1);
+        auto r = running.get();
+        QVERIFY(r.ok());
+        QCOMPARE(r->status, 200);
+        stopping.get();
+        QVERIFY(!server.running());
     }
 
     // --gcp-auth with a fake gcloud on PATH: the server rejects the first token; dgem refreshes
@@ -522,38 +717,49 @@ class TestRemote : public QObject {
 
     // 32 concurrent clients x 20 decisions: no errors, answers identical to sequential runs.
     void loadTest() {
-        constexpr int kClients = 32, kPerClient = 20, kSeeds = 8;
-        core::DgemChatBackend client(remote(*open_));
+        // Default admission (MAX_INFLIGHT 8, a queue behind it): 32 clients never see a 503, and
+        // every answer equals the same request made alone, bit for bit, three times over.
+        constexpr int kClients = 32, kPerClient = 20, kSeeds = 8, kRounds = 3;
+        core::ServerOptions o;
+        o.port = 0;
+        core::DecisionServer server(local_, o, engine_);
+        QVERIFY(server.start().ok());
+        core::DgemChatBackend client(remote(server));
         std::vector<core::Decision> sequential;
         for (int s = 0; s < kSeeds; ++s) {
             auto d = client.decide(request(100 + s), {}, {});
             QVERIFY(d.ok());
             sequential.push_back(*d);
         }
-        std::atomic<int> errors{0}, mismatches{0};
-        std::vector<std::thread> threads;
-        const auto started = std::chrono::steady_clock::now();
-        for (int c = 0; c < kClients; ++c)
-            threads.emplace_back([&, c] {
-                core::DgemChatBackend own(remote(*open_));
-                for (int i = 0; i < kPerClient; ++i) {
-                    const int s = (c + i) % kSeeds;
-                    auto d = own.decide(request(100 + s), {}, {});
-                    if (!d) {
-                        ++errors;
-                        continue;
+        for (int round = 0; round < kRounds; ++round) {
+            std::atomic<int> errors{0}, mismatches{0};
+            std::vector<std::thread> threads;
+            const auto started = std::chrono::steady_clock::now();
+            for (int c = 0; c < kClients; ++c)
+                threads.emplace_back([&, c] {
+                    core::RemoteOptions ro = remote(server);
+                    ro.transport.max_retries = 0;  // a 503 counts as an error, not a retry
+                    core::DgemChatBackend own(ro);
+                    for (int i = 0; i < kPerClient; ++i) {
+                        const int s = (c + i + round) % kSeeds;
+                        auto d = own.decide(request(100 + s), {}, {});
+                        if (!d) {
+                            ++errors;
+                            continue;
+                        }
+                        for (size_t q = 0; q < d->questions.size(); ++q)
+                            if (d->questions[q].mean != sequential[s].questions[q].mean)
+                                ++mismatches;
                     }
-                    for (size_t q = 0; q < d->questions.size(); ++q)
-                        if (d->questions[q].mean != sequential[s].questions[q].mean) ++mismatches;
-                }
-            });
-        for (auto& t : threads) t.join();
-        const double secs =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        qInfo("load: %d decisions in %.1f s (%.1f/s)", kClients * kPerClient, secs,
-              kClients * kPerClient / secs);
-        QCOMPARE(errors.load(), 0);
-        QCOMPARE(mismatches.load(), 0);
+                });
+            for (auto& t : threads) t.join();
+            const double secs =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            qInfo("load round %d: %d decisions in %.1f s (%.1f/s)", round, kClients * kPerClient,
+                  secs, kClients * kPerClient / secs);
+            QCOMPARE(errors.load(), 0);
+            QCOMPARE(mismatches.load(), 0);
+        }
     }
 
     // The real binary: --port 0, a decision, then SIGTERM -> exit 0.

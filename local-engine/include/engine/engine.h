@@ -76,6 +76,9 @@ struct GenerationRequest {
     int canvas_length = 0;
     int max_steps = 0;
     std::vector<TokenId> stop_ids;
+    // Wall-time bound in seconds (0: none). Past it the answer ends after the denoising step in
+    // progress: that canvas's argmax is committed and stopped_on_time_limit is set.
+    double time_limit_s = 0;
 };
 
 struct GenerationStep {
@@ -92,6 +95,7 @@ struct GenerationResult {
     int steps = 0;                // denoising steps over all canvases
     int canvases = 0;
     bool stopped_on_stop_id = false;
+    bool stopped_on_time_limit = false;  // GenerationRequest::time_limit_s ran out first
     double encode_ms = 0, decode_ms = 0, total_ms = 0;
 };
 

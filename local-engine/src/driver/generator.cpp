@@ -90,6 +90,10 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
                          " tokens");
 
     GenerationResult result;
+    const bool bounded = request.time_limit_s > 0;
+    const auto deadline =
+        t_start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(bounded ? request.time_limit_s : 0.0));
     auto cache = backend.create_cache(P + (canvases - 1) * W);
     if (!cache) return cache.error();
     auto t0 = std::chrono::steady_clock::now();
@@ -179,6 +183,10 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
                 progress(GenerationStep{ci, steps - n + 1, steps, static_cast<float>(mean_entropy),
                                         accepted_count});
             if (stable && confident) break;
+            if (bounded && std::chrono::steady_clock::now() >= deadline) {
+                result.stopped_on_time_limit = true;
+                break;
+            }
         }
         ++result.canvases;
         // Commit the argmax canvas; a stop id ends the answer (the stop id itself is dropped).
@@ -188,6 +196,11 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
         result.tokens.insert(result.tokens.end(), argmax.begin(), stop);
         if (stop != argmax.end()) {
             result.stopped_on_stop_id = true;
+            result.stopped_on_time_limit = false;
+            break;
+        }
+        if (bounded && std::chrono::steady_clock::now() >= deadline) {
+            result.stopped_on_time_limit = ci + 1 < canvases || result.stopped_on_time_limit;
             break;
         }
         if (ci + 1 < canvases) {

@@ -33,6 +33,9 @@ struct GenerateRequest {
     int max_tokens = 256;
     uint64_t seed = 0;
     std::optional<double> temperature;
+    // Wall-time bound in seconds (0: none); a generation cut by it ends with finish_reason
+    // "time_limit" (backends that cannot bound time ignore it).
+    double time_limit_s = 0;
 };
 
 struct Progress {

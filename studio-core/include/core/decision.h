@@ -62,7 +62,7 @@ struct Generation {
     int completion_tokens = 0;
     int prompt_tokens = 0;
     Timings timings;
-    std::string finish_reason;  // "stop", "length", "cancelled"
+    std::string finish_reason;  // "stop", "length", "time_limit", "cancelled"
     std::string model;
 };
 

@@ -28,13 +28,19 @@ struct ServerOptions {
     std::string api_key;  // API_KEY: POSTs need "Authorization: Bearer <key>"
     std::vector<std::string>
         server_keys;                 // DGEM_SERVER_KEY=new,old: POSTs need X-DGem-Key, any listed
-    int max_inflight = 8;            // MAX_INFLIGHT: decisions admitted at once (0: no bound)
+    int max_inflight = 8;            // MAX_INFLIGHT: decisions run at once (0: no bound)
+    int max_queue = 256;             // MAX_QUEUE: decisions waiting for a slot; past it 503 at once
+    int inflight_wait_s = 30;        // INFLIGHT_WAIT_S: longest wait in the queue before 503
     int retry_after_s = 1;           // Retry-After on 503 overloaded
     std::string default_samples;     // DEFAULT_SAMPLES ("auto" or N) for schemas without one
     std::string default_layout;      // DEFAULT_LAYOUT
     std::string default_isolate;     // DEFAULT_ISOLATE
     std::string default_seed_token;  // DEFAULT_SEED_TOKEN
     int max_model_len = 0;           // MAX_MODEL_LEN: prompt + canvas/new tokens (0: no bound)
+    int max_tokens = 4096;           // MAX_TOKENS: the most new tokens a generation may ask for
+                                     // (and what one without max_tokens gets, at most 256)
+    double generation_timeout_s = 120;  // GENERATION_TIMEOUT_S: wall time of one generation;
+                                        // past it the answer ends, finish_reason "length"
     int idle_timeout_s = 5;          // HTTP_IDLE_TIMEOUT: keep-alive idle seconds
     size_t body_limit = 8u << 20;    // MAX_BODY_BYTES: larger bodies get 413
     int threads = 64;                // connection workers (keep-alive clients hold one each)
@@ -43,8 +49,10 @@ struct ServerOptions {
     // One line per request, without secrets; null: no access log.
     std::function<void(const std::string&)> access_log;
 
-    // Reads PORT, API_KEY, DGEM_SERVER_KEY, MAX_INFLIGHT, DEFAULT_SAMPLES, DEFAULT_LAYOUT,
-    // DEFAULT_ISOLATE, DEFAULT_SEED_TOKEN, MAX_MODEL_LEN, HTTP_IDLE_TIMEOUT, MAX_BODY_BYTES over
+    // Reads PORT, API_KEY, DGEM_SERVER_KEY, MAX_INFLIGHT, MAX_QUEUE, INFLIGHT_WAIT_S,
+    // DEFAULT_SAMPLES, DEFAULT_LAYOUT,
+    // DEFAULT_ISOLATE, DEFAULT_SEED_TOKEN, MAX_MODEL_LEN, MAX_TOKENS, GENERATION_TIMEOUT_S,
+    // HTTP_IDLE_TIMEOUT, MAX_BODY_BYTES over
     // `base`. A bad value is an error naming the variable and what is accepted.
     static Result<ServerOptions> from_environment(const EnvLookup& env, const ServerOptions& base);
 };
@@ -62,7 +70,8 @@ class DecisionServer {
     // Binds and serves on background threads. Errors name host:port.
     Result<void> start();
     int port() const;
-    // Stops accepting; requests in flight finish first. Safe to call twice.
+    // Stops accepting: requests waiting for a decision slot get 503, requests in flight finish
+    // first. Safe to call twice.
     void stop();
     bool running() const;
 

@@ -5,10 +5,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include <httplib.h>
 
+#include "server/request_checks.h"
 #include "server_routes.h"
 
 namespace core {
@@ -16,7 +18,9 @@ namespace core {
 namespace {
 
 std::string json_error(const std::string& message, const std::string& type) {
-    return nlohmann::json{{"error", {{"message", message}, {"type", type}}}}.dump();
+    // replace: a message that quotes request bytes (a path) never makes dump() throw.
+    return nlohmann::json{{"error", {{"message", message}, {"type", type}}}}.dump(
+        -1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 bool constant_time_equal(const std::string& a, const std::string& b) {
@@ -50,7 +54,18 @@ Result<ServerOptions> ServerOptions::from_environment(const EnvLookup& env,
     };
     if (auto r = integer("PORT", o.port, 0, 65535); !r) return r.error();
     if (auto r = integer("MAX_INFLIGHT", o.max_inflight, 0, 100000); !r) return r.error();
+    if (auto r = integer("MAX_QUEUE", o.max_queue, 0, 100000); !r) return r.error();
+    if (auto r = integer("INFLIGHT_WAIT_S", o.inflight_wait_s, 0, 3600); !r) return r.error();
     if (auto r = integer("MAX_MODEL_LEN", o.max_model_len, 0, 1 << 24); !r) return r.error();
+    if (auto r = integer("MAX_TOKENS", o.max_tokens, 1, 1 << 20); !r) return r.error();
+    if (auto v = env("GENERATION_TIMEOUT_S"); v && !v->empty()) {
+        char* end = nullptr;
+        const double t = std::strtod(v->c_str(), &end);
+        if (end != v->c_str() + v->size() || !(t > 0) || t > 86400)
+            return engine::bad_input("GENERATION_TIMEOUT_S=" + *v +
+                                     ": expected seconds, more than 0 and at most 86400");
+        o.generation_timeout_s = t;
+    }
     if (auto r = integer("HTTP_IDLE_TIMEOUT", o.idle_timeout_s, 1, 3600); !r) return r.error();
     int body_limit = static_cast<int>(std::min<size_t>(o.body_limit, 1u << 30));
     if (auto r = integer("MAX_BODY_BYTES", body_limit, 1024, 1 << 30); !r) return r.error();
@@ -96,11 +111,12 @@ struct DecisionServer::Impl {
     std::shared_ptr<Backend> backend;
     ServerOptions options;
     engine::Engine* engine = nullptr;
+    // Before `http`: responses still being sent hold tickets, so the gate must outlive them.
+    std::unique_ptr<AdmissionGate> admission;
     httplib::Server http;
     std::thread listener;
     int bound_port = -1;
     std::atomic<bool> running{false};
-    std::atomic<int> inflight{0};
     std::unique_ptr<server::Routes> routes;
 
     // Checks API_KEY and DGEM_SERVER_KEY; on failure fills a 401 and returns false.
@@ -171,7 +187,10 @@ bool DecisionServer::running() const {
 Result<void> DecisionServer::start() {
     Impl& s = *impl_;
     if (s.running) return {};
-    s.routes = std::make_unique<server::Routes>(s.backend, s.options, s.engine, s.inflight);
+    s.admission = std::make_unique<AdmissionGate>(AdmissionGate::Limits{
+        s.options.max_inflight, s.options.max_queue,
+        std::chrono::milliseconds(static_cast<int64_t>(s.options.inflight_wait_s) * 1000)});
+    s.routes = std::make_unique<server::Routes>(s.backend, s.options, s.engine, *s.admission);
     auto& http = s.http;
     const int threads = std::max(4, s.options.threads);
     http.new_task_queue = [threads] {
@@ -190,17 +209,25 @@ Result<void> DecisionServer::start() {
     });
     http.set_logger(
         [self](const httplib::Request& req, const httplib::Response& res) { self->log(req, res); });
+    // An exception escaping a handler is a bug: its text goes to the log under an id, the
+    // client gets the id only (never internals).
     http.set_exception_handler(
-        [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-            std::string what = "internal error";
+        [self](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
+            std::string what = "unknown exception";
             try {
                 if (ep) std::rethrow_exception(ep);
             } catch (const std::exception& e) {
-                what += std::string(": ") + e.what();
+                what = e.what();
             } catch (...) {
             }
+            const std::string id = server::new_error_id();
+            server::log_internal_error(self->options.access_log, id,
+                                       req.method + " " + req.path.substr(0, 200) + ": " + what);
             res.status = 500;
-            res.set_content(json_error(what, "server_error"), "application/json");
+            res.set_content(json_error("internal server error (error id " + id +
+                                           "; the server's log has the details)",
+                                       "server_error"),
+                            "application/json");
         });
     http.set_error_handler(httplib::Server::HandlerWithResponse(
         [](const httplib::Request& req, httplib::Response& res) {
@@ -271,6 +298,8 @@ void DecisionServer::stop() {
         // stop() is ignored until the accept loop runs: wait for it to start (bounded).
         for (int i = 0; i < 5000 && s.running && !s.http.is_running(); ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        // Waiters are answered 503 at once; what already runs keeps its slot and finishes.
+        if (s.admission) s.admission->close();
         s.http.stop();
         s.listener.join();
     }

@@ -9,7 +9,9 @@
 
 #include "core/canvas_plan.h"
 #include "core/chat_template.h"
+#include "core/json_input.h"
 #include "core/read_stats.h"
+#include "server/request_checks.h"
 
 namespace core::server {
 
@@ -18,6 +20,12 @@ namespace {
 using json = nlohmann::json;
 using ojson = nlohmann::ordered_json;
 
+// Replies never throw on text that is not UTF-8 (a generation's partial bytes): replaced.
+template <typename Json>
+std::string dump_safe(const Json& j, int indent = -1) {
+    return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 void reply_json(httplib::Response& res, int status, const std::string& body) {
     res.status = status;
     res.set_content(body, "application/json");
@@ -25,7 +33,7 @@ void reply_json(httplib::Response& res, int status, const std::string& body) {
 
 void reply_error(httplib::Response& res, int status, const std::string& message,
                  const std::string& type = "invalid_request_error") {
-    reply_json(res, status, json{{"error", {{"message", message}, {"type", type}}}}.dump());
+    reply_json(res, status, dump_safe(json{{"error", {{"message", message}, {"type", type}}}}));
 }
 
 // The status a Backend error maps to; `bad_input_status` is 400 on chat, 422 on /v1/systemone.
@@ -71,23 +79,15 @@ int64_t unix_now() {
 }
 
 // Parses a request body; a malformed one is a 400 naming the parse position.
+// Ill-formed UTF-8 (its offset and field named, its bytes never echoed), too deep nesting and
+// syntax errors are refused before any field is read.
 std::optional<ojson> parse_body(const httplib::Request& req, httplib::Response& res) {
-    try {
-        ojson body = ojson::parse(req.body);
-        if (!body.is_object()) {
-            reply_error(res, 400, "request body must be a JSON object");
-            return std::nullopt;
-        }
-        return body;
-    } catch (const json::parse_error& e) {
-        std::string what = e.what();
-        // "[json.exception.parse_error.101] parse error at line 1, column 7: ..." -> from "parse
-        // error"
-        if (auto p = what.find("parse error"); p != std::string::npos) what = what.substr(p);
-        reply_error(res, 400,
-                    "malformed JSON body at byte " + std::to_string(e.byte) + ": " + what);
+    ojson body;
+    if (auto error = read_body(req.body, body)) {
+        reply_error(res, 400, *error);
         return std::nullopt;
     }
+    return body;
 }
 
 // A message's text: a string, or the text parts of a content array. Sets `has_image`.
@@ -108,6 +108,14 @@ std::string message_text(const ojson& message, bool* has_image = nullptr) {
     return out;
 }
 
+// A Generation's finish reason on the wire: OpenAI's "stop" or "length" (a generation cut by
+// GENERATION_TIMEOUT_S ends with "length", as one cut by max_tokens does).
+std::string wire_finish(const std::string& reason) {
+    if (reason.empty()) return "stop";
+    if (reason == "time_limit") return "length";
+    return reason;
+}
+
 std::string role_of(const ojson& message) {
     return message.is_object() && message.contains("role") && message["role"].is_string()
                ? message["role"].get<std::string>()
@@ -125,32 +133,24 @@ std::optional<uint64_t> seed_of(const ojson& body, uint64_t fallback, httplib::R
 
 }  // namespace
 
-struct Routes::Admission {
-    std::atomic<int>* counter = nullptr;
-    ~Admission() {
-        if (counter) counter->fetch_sub(1);
-    }
-};
-
 Routes::Routes(std::shared_ptr<Backend> backend, const ServerOptions& options,
-               engine::Engine* engine, std::atomic<int>& inflight)
-    : backend_(std::move(backend)), options_(options), engine_(engine), inflight_(inflight) {}
+               engine::Engine* engine, AdmissionGate& admission)
+    : backend_(std::move(backend)), options_(options), engine_(engine), admission_(admission) {}
 
-// MAX_INFLIGHT: past the bound, 503 overloaded with Retry-After instead of an ever longer queue.
-std::shared_ptr<Routes::Admission> Routes::admit(httplib::Response& res) {
-    const int before = inflight_.fetch_add(1);
-    auto admission = std::make_shared<Admission>();
-    admission->counter = &inflight_;
-    if (options_.max_inflight > 0 && before >= options_.max_inflight) {
-        res.set_header("Retry-After", std::to_string(options_.retry_after_s));
-        reply_error(res, 503,
-                    "server busy: " + std::to_string(options_.max_inflight) +
-                        " decisions in flight (MAX_INFLIGHT); retry after " +
-                        std::to_string(options_.retry_after_s) + " s",
-                    "overloaded");
-        return nullptr;  // the admission object releases the slot
-    }
-    return admission;
+// MAX_INFLIGHT decisions run at once; the rest wait their turn (FIFO) up to INFLIGHT_WAIT_S in a
+// queue of MAX_QUEUE, and only then get 503 overloaded with Retry-After.
+std::optional<AdmissionGate::Ticket> Routes::admit(httplib::Response& res) {
+    auto got = admission_.acquire();
+    if (auto* ticket = std::get_if<AdmissionGate::Ticket>(&got)) return std::move(*ticket);
+    const auto refusal = std::get<AdmissionGate::Refusal>(got);
+    res.set_header("Retry-After", std::to_string(options_.retry_after_s));
+    reply_error(res, 503,
+                std::string("server busy: ") + AdmissionGate::describe(refusal) + "; " +
+                    std::to_string(options_.max_inflight) +
+                    " decisions run at once (MAX_INFLIGHT); retry after " +
+                    std::to_string(options_.retry_after_s) + " s",
+                "overloaded");
+    return std::nullopt;
 }
 
 void Routes::health(httplib::Response& res) {
@@ -172,9 +172,16 @@ void Routes::health(httplib::Response& res) {
         body["canvas_length"] = engine_->info().canvas_length;
         body["vocab_size"] = engine_->info().vocab_size;
     }
+    body["max_tokens"] = options_.max_tokens;
+    body["generation_timeout_s"] = options_.generation_timeout_s;
+    const auto counts = admission_.counts();
     body["max_inflight"] = options_.max_inflight;
-    body["inflight"] = inflight_.load();
-    reply_json(res, 200, body.dump());
+    body["max_queue"] = options_.max_queue;
+    body["inflight_wait_s"] = options_.inflight_wait_s;
+    body["inflight"] = counts.inflight;
+    body["queued"] = counts.queued;
+    body["accepting"] = !admission_.closed();
+    reply_json(res, 200, dump_safe(body));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -183,6 +190,8 @@ void Routes::health(httplib::Response& res) {
 void Routes::chat_completions(const httplib::Request& req, httplib::Response& res) {
     auto body = parse_body(req, res);
     if (!body) return;
+    if (auto invalid = check_chat_body(*body, options_.max_tokens))
+        return reply_error(res, 400, *invalid);
     if (!body->contains("messages") || !(*body)["messages"].is_array() ||
         (*body)["messages"].empty())
         return reply_error(res, 400, "\"messages\" must be a non-empty array of {role, content}");
@@ -200,7 +209,10 @@ void Routes::chat_completions(const httplib::Request& req, httplib::Response& re
     if (messages.size() == 2 &&
         (role_of(messages[0]) == "system" || role_of(messages[0]) == "developer") &&
         role_of(messages[1]) == "user") {
-        ojson schema_json = ojson::parse(message_text(messages[0]), nullptr, false);
+        ojson schema_json;
+        JsonInputError not_json;
+        if (!parse_json_input_raw(message_text(messages[0]), schema_json, not_json))
+            schema_json = nullptr;
         if (schema_json.is_object() && schema_json.contains("questions")) {
             bool has_image = false;
             std::string state = message_text(messages[1], &has_image);
@@ -238,11 +250,13 @@ void Routes::decision_form(const ojson& body, const ojson& schema_in,
     apply_defaults(schema_json, options_);
     auto schema = parse_schema(schema_json, "system message (schema)");
     if (!schema) return reply_error(res, 400, schema.error().message);
-    json state = json::parse(state_text_in, nullptr, false);
-    if (state.is_discarded())
+    json state;
+    JsonInputError state_error;
+    if (!parse_json_input_raw(state_text_in, state, state_error))
         return reply_error(res, 400,
-                           "user message must be the state as JSON text (got \"" +
-                               state_text_in.substr(0, 60) + "\")");
+                           "\"messages[1].content\" (the user message) must be the state as JSON "
+                           "text; at byte " +
+                               std::to_string(state_error.offset) + ": " + state_error.message);
     auto seed = seed_of(body, 42, res);
     if (!seed) return;
 
@@ -273,17 +287,18 @@ void Routes::decision_form(const ojson& body, const ojson& schema_in,
     reply["object"] = "chat.completion";
     reply["created"] = unix_now();
     reply["model"] =
-        body.value("model", options_.model_name.empty() ? decision->model : options_.model_name);
-    reply["choices"] = ojson::array({ojson{
-        {"index", 0},
-        {"message",
-         {{"role", "assistant"}, {"content", decision_json(*decision, AnswerForm::Chat).dump(2)}}},
-        {"finish_reason", "stop"}}});
+        model_of(body, options_.model_name.empty() ? decision->model : options_.model_name);
+    reply["choices"] = ojson::array(
+        {ojson{{"index", 0},
+               {"message",
+                {{"role", "assistant"},
+                 {"content", dump_safe(decision_json(*decision, AnswerForm::Chat), 2)}}},
+               {"finish_reason", "stop"}}});
     reply["usage"] = {{"prompt_tokens", decision->prompt_tokens},
                       {"completion_tokens", decision->reads},
                       {"total_tokens", decision->prompt_tokens + decision->reads}};
     set_server_timing(res, ms);
-    reply_json(res, 200, reply.dump());
+    reply_json(res, 200, dump_safe(reply));
 }
 
 void Routes::generative_form(const ojson& body, httplib::Response& res) {
@@ -295,23 +310,22 @@ void Routes::generative_form(const ojson& body, httplib::Response& res) {
             return reply_error(res, 400, "image parts are not supported by this server's engine");
         request.messages.push_back({role_of(m), text});
     }
+    // MAX_TOKENS bounds what a request may ask for (check_chat_body) and what it gets without
+    // asking; GENERATION_TIMEOUT_S bounds its wall time (finish_reason "length" past either).
+    request.max_tokens = std::min(request.max_tokens, options_.max_tokens);
     for (const char* key : {"max_completion_tokens", "max_tokens"})
-        if (body.contains(key) && !body[key].is_null()) {
-            if (!body[key].is_number_integer() || body[key].get<int64_t>() < 1 ||
-                body[key].get<int64_t>() > 32768)
-                return reply_error(res, 400,
-                                   std::string("\"") + key + "\" must be a count from 1 to 32768");
+        if (body.contains(key) && body[key].is_number_integer())
             request.max_tokens = body[key].get<int>();
-        }
+    request.time_limit_s = options_.generation_timeout_s;
     auto seed = seed_of(body, 0, res);
     if (!seed) return;
     request.seed = *seed;
     if (body.contains("temperature") && body["temperature"].is_number())
         request.temperature = body["temperature"].get<double>();
-    const bool stream = body.value("stream", false);
+    const bool stream = flag_of(body, "stream");
     const bool include_usage = body.contains("stream_options") &&
                                body["stream_options"].is_object() &&
-                               body["stream_options"].value("include_usage", false);
+                               flag_of(body["stream_options"], "include_usage");
     if (engine_ && options_.max_model_len > 0) {
         const size_t prompt = engine_->tokenizer().encode(render_chat(request.messages)).size();
         if (static_cast<int>(prompt) + request.max_tokens > options_.max_model_len)
@@ -322,7 +336,7 @@ void Routes::generative_form(const ojson& body, httplib::Response& res) {
     }
     auto admission = admit(res);
     if (!admission) return;
-    const std::string model = body.value("model", options_.model_name);
+    const std::string model = model_of(body, options_.model_name);
     const std::string id = completion_id();
     const int64_t created = unix_now();
 
@@ -338,71 +352,90 @@ void Routes::generative_form(const ojson& body, httplib::Response& res) {
                     {"choices",
                      ojson::array({ojson{{"index", 0},
                                          {"message", {{"role", "assistant"}, {"content", g->text}}},
-                                         {"finish_reason",
-                                          g->finish_reason.empty() ? "stop" : g->finish_reason}}})},
+                                         {"finish_reason", wire_finish(g->finish_reason)}}})},
                     {"usage",
                      {{"prompt_tokens", g->prompt_tokens},
                       {"completion_tokens", g->completion_tokens},
                       {"total_tokens", g->prompt_tokens + g->completion_tokens}}}};
+        if (g->finish_reason == "time_limit")  // vLLM's field for why it stopped
+            reply["choices"][0]["stop_reason"] = "time_limit";
         set_server_timing(res, ms);
-        return reply_json(res, 200, reply.dump());
+        return reply_json(res, 200, dump_safe(reply));
     }
 
-    // SSE in OpenAI's chunk format; the generation runs while the response streams.
+    // SSE in OpenAI's chunk format; the generation runs while the response streams, holding its
+    // decision slot until the provider (copied into the response) is gone.
     auto backend = backend_;
+    auto held = std::make_shared<AdmissionGate::Ticket>(std::move(*admission));
     res.set_header("Cache-Control", "no-cache");
-    res.set_chunked_content_provider("text/event-stream", [backend, request, admission, model, id,
-                                                           created, include_usage](
-                                                              size_t, httplib::DataSink& sink) {
-        auto chunk = [&](const ojson& delta, const ojson& finish) {
-            ojson c{
-                {"id", id},
-                {"object", "chat.completion.chunk"},
-                {"created", created},
-                {"model", model},
-                {"choices",
-                 ojson::array({ojson{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}})}};
-            const std::string line = "data: " + c.dump() + "\n\n";
-            return sink.write(line.data(), line.size());
-        };
-        engine::CancelToken cancel;
-        chunk({{"role", "assistant"}, {"content", ""}}, nullptr);
-        std::string sent;
-        auto progress = [&](const Progress& p) {
-            if (p.text_delta.empty() || p.stage == "done") return;
-            sent += p.text_delta;
-            if (!chunk({{"content", p.text_delta}}, nullptr)) cancel.cancel();  // client went away
-        };
-        auto g = backend->generate(request, progress, cancel);
-        if (!g) {
-            const std::string line =
-                "data: " +
-                json{{"error", {{"message", g.error().message}, {"type", "server_error"}}}}.dump() +
-                "\n\n";
-            sink.write(line.data(), line.size());
-        } else {
-            if (g->text.size() > sent.size() && g->text.compare(0, sent.size(), sent) == 0)
-                chunk({{"content", g->text.substr(sent.size())}}, nullptr);
-            chunk(ojson::object(), g->finish_reason.empty() ? "stop" : g->finish_reason);
-            if (include_usage) {
-                ojson u{{"id", id},
+    res.set_chunked_content_provider(
+        "text/event-stream", [backend, request, held, model, id, created, include_usage,
+                              log = options_.access_log](size_t, httplib::DataSink& sink) {
+            auto chunk = [&](const ojson& delta, const ojson& finish) {
+                ojson c{{"id", id},
                         {"object", "chat.completion.chunk"},
                         {"created", created},
                         {"model", model},
-                        {"choices", ojson::array()},
-                        {"usage",
-                         {{"prompt_tokens", g->prompt_tokens},
-                          {"completion_tokens", g->completion_tokens},
-                          {"total_tokens", g->prompt_tokens + g->completion_tokens}}}};
-                const std::string line = "data: " + u.dump() + "\n\n";
-                sink.write(line.data(), line.size());
+                        {"choices",
+                         ojson::array(
+                             {ojson{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}})}};
+                const std::string line = "data: " + dump_safe(c) + "\n\n";
+                return sink.write(line.data(), line.size());
+            };
+            engine::CancelToken cancel;
+            chunk({{"role", "assistant"}, {"content", ""}}, nullptr);
+            std::string sent;
+            auto progress = [&](const Progress& p) {
+                if (p.text_delta.empty() || p.stage == "done") return;
+                sent += p.text_delta;
+                if (!chunk({{"content", p.text_delta}}, nullptr))
+                    cancel.cancel();  // client went away
+            };
+            // The provider runs outside httplib's handler: an exception here is caught, logged
+            // under an id and reported by that id as the stream's error event.
+            Result<Generation> g = engine::engine_error("no generation");
+            try {
+                g = backend->generate(request, progress, cancel);
+            } catch (const std::exception& e) {
+                const std::string eid = new_error_id();
+                log_internal_error(log, eid, std::string("streamed generation: ") + e.what());
+                g = engine::engine_error("internal server error (error id " + eid +
+                                         "; the server's log has the details)");
+            } catch (...) {
+                const std::string eid = new_error_id();
+                log_internal_error(log, eid, "streamed generation: unknown exception");
+                g = engine::engine_error("internal server error (error id " + eid + ")");
             }
-        }
-        static const std::string done = "data: [DONE]\n\n";
-        sink.write(done.data(), done.size());
-        sink.done();
-        return true;
-    });
+            if (!g) {
+                const std::string line =
+                    "data: " +
+                    dump_safe(json{
+                        {"error", {{"message", g.error().message}, {"type", "server_error"}}}}) +
+                    "\n\n";
+                sink.write(line.data(), line.size());
+            } else {
+                if (g->text.size() > sent.size() && g->text.compare(0, sent.size(), sent) == 0)
+                    chunk({{"content", g->text.substr(sent.size())}}, nullptr);
+                chunk(ojson::object(), wire_finish(g->finish_reason));
+                if (include_usage) {
+                    ojson u{{"id", id},
+                            {"object", "chat.completion.chunk"},
+                            {"created", created},
+                            {"model", model},
+                            {"choices", ojson::array()},
+                            {"usage",
+                             {{"prompt_tokens", g->prompt_tokens},
+                              {"completion_tokens", g->completion_tokens},
+                              {"total_tokens", g->prompt_tokens + g->completion_tokens}}}};
+                    const std::string line = "data: " + dump_safe(u) + "\n\n";
+                    sink.write(line.data(), line.size());
+                }
+            }
+            static const std::string done = "data: [DONE]\n\n";
+            sink.write(done.data(), done.size());
+            sink.done();
+            return true;
+        });
 }
 
 // The vLLM structured-read extension (PROTOCOLS section 5): one read of the caller's canvas.
@@ -439,7 +472,7 @@ void Routes::structured_read(const ojson& body, httplib::Response& res) {
             seed[i].get<int64_t>() >= vocab)
             return reply_error(res, 400,
                                "vllm_xargs.diffusion_seed_canvas[" + std::to_string(i) +
-                                   "] = " + seed[i].dump() + " is not a token id in [0, " +
+                                   "] = " + describe_json(seed[i]) + " is not a token id in [0, " +
                                    std::to_string(vocab) + ")");
         row.ids.push_back(seed[i].get<int32_t>());
     }
@@ -453,8 +486,8 @@ void Routes::structured_read(const ojson& body, httplib::Response& res) {
                 ids[i].get<int64_t>() >= vocab)
                 return reply_error(res, 400,
                                    "logprob_token_ids[" + std::to_string(i) +
-                                       "] = " + ids[i].dump() + " is not a token id in [0, " +
-                                       std::to_string(vocab) + ")");
+                                       "] = " + describe_json(ids[i]) +
+                                       " is not a token id in [0, " + std::to_string(vocab) + ")");
             labels.push_back(ids[i].get<int32_t>());
         }
         std::sort(labels.begin(), labels.end());
@@ -463,13 +496,13 @@ void Routes::structured_read(const ojson& body, httplib::Response& res) {
         return reply_error(res, 400,
                            "structured reads need logprob_token_ids (the label ids to read)");
     }
-    const bool constrained = x.value("diffusion_constrained", false);
+    const bool constrained = flag_of(x, "diffusion_constrained");
     const int top_n = body.contains("top_logprobs") && body["top_logprobs"].is_number_integer()
                           ? std::max(0, body["top_logprobs"].get<int>())
                           : 20;
     bool thinking = false;
     if (body.contains("chat_template_kwargs") && body["chat_template_kwargs"].is_object())
-        thinking = body["chat_template_kwargs"].value("enable_thinking", false);
+        thinking = flag_of(body["chat_template_kwargs"], "enable_thinking");
     std::vector<ChatMessage> messages;
     for (const auto& m : body["messages"]) messages.push_back({role_of(m), message_text(m)});
     engine::SlotReadRequest read;
@@ -522,7 +555,7 @@ void Routes::structured_read(const ojson& body, httplib::Response& res) {
         {"id", completion_id()},
         {"object", "chat.completion"},
         {"created", unix_now()},
-        {"model", body.value("model", options_.model_name)},
+        {"model", model_of(body, options_.model_name)},
         {"choices", ojson::array({ojson{{"index", 0},
                                         {"message",
                                          {{"role", "assistant"},
@@ -534,7 +567,7 @@ void Routes::structured_read(const ojson& body, httplib::Response& res) {
           {"completion_tokens", width},
           {"total_tokens", static_cast<int>(read.prompt_ids.size()) + width}}}};
     set_server_timing(res, ms);
-    reply_json(res, 200, reply.dump());
+    reply_json(res, 200, dump_safe(reply));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -544,6 +577,7 @@ void Routes::systemone(const httplib::Request& req, httplib::Response& res) {
     auto body = parse_body(req, res);
     if (!body) return;
     const ojson& b = *body;
+    if (auto invalid = check_systemone_body(b)) return reply_error(res, 400, *invalid);
     if (!b.contains("questions") || !b["questions"].is_object() || b["questions"].empty())
         return reply_error(
             res, 422, "questions: needs a non-empty map of id -> {type, instructions, criteria}",
@@ -584,13 +618,12 @@ void Routes::systemone(const httplib::Request& req, httplib::Response& res) {
     const double ms = ms_since(started);
     if (!decision) return reply_backend_error(res, decision.error(), 422);
     ojson reply{
-        {"model",
-         b.value("model", options_.model_name.empty() ? decision->model : options_.model_name)},
+        {"model", model_of(b, options_.model_name.empty() ? decision->model : options_.model_name)},
         {"answers", answers_json(*decision, AnswerForm::SystemOne)},
         {"usage", {{"input_tokens", decision->prompt_tokens}, {"output_tokens", decision->reads}}},
         {"diagnostics", diagnostics_json(*decision)}};
     set_server_timing(res, ms);
-    reply_json(res, 200, reply.dump());
+    reply_json(res, 200, dump_safe(reply));
 }
 
 }  // namespace core::server

@@ -7,6 +7,7 @@
 
 #include <httplib.h>
 
+#include "core/admission.h"
 #include "core/backend.h"
 #include "core/decision_server.h"
 
@@ -15,15 +16,15 @@ namespace core::server {
 class Routes {
   public:
     Routes(std::shared_ptr<Backend> backend, const ServerOptions& options, engine::Engine* engine,
-           std::atomic<int>& inflight);
+           AdmissionGate& admission);
 
     void health(httplib::Response& res);
     void chat_completions(const httplib::Request& req, httplib::Response& res);
     void systemone(const httplib::Request& req, httplib::Response& res);
 
   private:
-    struct Admission;
-    std::shared_ptr<Admission> admit(httplib::Response& res);
+    // A decision slot, or nullopt with the 503 reply already filled.
+    std::optional<AdmissionGate::Ticket> admit(httplib::Response& res);
 
     void decision_form(const nlohmann::ordered_json& body,
                        const nlohmann::ordered_json& schema_json, const std::string& state_text,
@@ -34,7 +35,7 @@ class Routes {
     std::shared_ptr<Backend> backend_;
     const ServerOptions& options_;
     engine::Engine* engine_;
-    std::atomic<int>& inflight_;
+    AdmissionGate& admission_;
 };
 
 }  // namespace core::server

@@ -1,0 +1,214 @@
+// dgem serve under load: the same decisions made one after another in process (the peer) and
+// over loopback HTTP by 1, 8 and 32 concurrent clients of the real server (DgemChatBackend ->
+// DecisionServer with its default admission -> the same LocalBackend), on the tiny and the
+// small presets. Prints decisions/s and p50/p95 latency per row with the ratio to the
+// sequential rate, and the HTTP overhead per decision (p50, p95) measured by interleaving the
+// same request in process and over HTTP. Both sides share one engine with the same thread
+// count, so they run on the same threads.
+// Usage: bench-serve [--preset tiny|small|both] [--model DIR] [--decisions N] [--threads T]
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/decision_server.h"
+#include "core/http_client.h"
+#include "core/local_backend.h"
+#include "core/remote_backends.h"
+#include "engine/tiny_model.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kSchema = R"({"questions": [
+  {"id": "urgent", "type": "boolean", "instructions": "Does the customer need help today?"},
+  {"id": "team", "type": "choice", "instructions": "Which team should answer?",
+   "options": [{"name": "billing"}, {"name": "support"}, {"name": "engineering"}]}],
+  "samples": 1, "isolate": "none"})";
+
+double percentile(std::vector<double> v, double p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1,
+                      static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5))];
+}
+
+double ms_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+struct Row {
+    double per_s = 0, p50 = 0, p95 = 0;
+    int errors = 0;
+};
+
+// The model folder of a preset: build/models/tiny for tiny, a generated one for small.
+std::string model_for(const std::string& preset) {
+    if (preset == "tiny") return DS_BINARY_DIR "/models/tiny";
+    const fs::path dir = fs::path(DS_BINARY_DIR) / "models" / preset;
+    if (!fs::exists(dir / "model.safetensors")) {
+        std::fprintf(stderr, "bench-serve: writing the %s preset to %s\n", preset.c_str(),
+                     dir.c_str());
+        engine::TinyModelOptions o;
+        o.out_dir = dir;
+        o.preset = preset;
+        o.tokenizer_json = fs::path(DS_BINARY_DIR) / "models/tiny/tokenizer.json";
+        if (auto w = engine::write_tiny_model(o); !w) {
+            std::fprintf(stderr, "bench-serve: %s\n", w.error().message.c_str());
+            return {};
+        }
+    }
+    return dir.string();
+}
+
+int run_preset(const std::string& model, int n, int threads) {
+    engine::EngineOptions eo;
+    eo.model_dir = model;
+    eo.device = engine::Device::Cpu;
+    eo.threads = threads;
+    auto opened = core::LocalBackend::open(eo);
+    if (!opened) {
+        std::fprintf(stderr, "bench-serve: %s\n", opened.error().message.c_str());
+        return 1;
+    }
+    engine::Engine* engine = &(*opened)->engine();
+    std::shared_ptr<core::LocalBackend> local(std::move(opened.value()));
+    core::ServerOptions so;  // dgem serve's defaults: MAX_INFLIGHT 8, a queue behind it
+    so.port = 0;
+    core::DecisionServer server(local, so, engine);
+    if (!server.start()) return 1;
+    core::RemoteOptions ro;
+    ro.url = "http://127.0.0.1:" + std::to_string(server.port()) + "/v1";
+    ro.transport.max_retries = 0;  // a refusal is an error here, not hidden by a retry
+    ro.transport.timeout_s = 600;
+    auto schema = core::parse_schema(nlohmann::json::parse(kSchema), "bench");
+    const nlohmann::json state = {{"ticket", "I was charged twice and need a refund today."}};
+    auto request = [&](int i) {
+        return core::DecideRequest{*schema, state, static_cast<uint64_t>(i)};
+    };
+
+    core::DgemChatBackend http(ro);
+    for (int i = 0; i < 5; ++i) {  // warm both paths (connections, caches, page faults)
+        (void)local->decide(request(i), {}, {});
+        if (auto d = http.decide(request(i), {}, {}); !d) {
+            std::fprintf(stderr, "bench-serve: %s\n", d.error().message.c_str());
+            return 1;
+        }
+    }
+
+    // The peer: n decisions one after another in process.
+    Row sequential;
+    {
+        std::vector<double> ms;
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < n; ++i) {
+            const auto t = std::chrono::steady_clock::now();
+            if (!local->decide(request(i), {}, {})) ++sequential.errors;
+            ms.push_back(ms_since(t));
+        }
+        sequential.per_s = n / (ms_since(t0) / 1000.0);
+        sequential.p50 = percentile(ms, 0.5);
+        sequential.p95 = percentile(ms, 0.95);
+    }
+
+    // HTTP overhead: the same request in process and over HTTP, interleaved.
+    std::vector<double> overhead;
+    for (int i = 0; i < std::min(n, 100); ++i) {
+        auto t0 = std::chrono::steady_clock::now();
+        (void)local->decide(request(i), {}, {});
+        const double in_process = ms_since(t0);
+        auto t1 = std::chrono::steady_clock::now();
+        (void)http.decide(request(i), {}, {});
+        overhead.push_back(ms_since(t1) - in_process);
+    }
+
+    // n decisions over HTTP spread over `clients` concurrent clients.
+    auto concurrent = [&](int clients) {
+        Row row;
+        std::vector<std::vector<double>> ms(static_cast<size_t>(clients));
+        std::atomic<int> next{0}, errors{0};
+        std::vector<std::thread> pool;
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int c = 0; c < clients; ++c)
+            pool.emplace_back([&, c] {
+                core::DgemChatBackend own(ro);
+                for (int i = next++; i < n; i = next++) {
+                    const auto t = std::chrono::steady_clock::now();
+                    if (!own.decide(request(i), {}, {})) ++errors;
+                    ms[static_cast<size_t>(c)].push_back(ms_since(t));
+                }
+            });
+        for (auto& t : pool) t.join();
+        row.per_s = n / (ms_since(t0) / 1000.0);
+        std::vector<double> all;
+        for (auto& v : ms) all.insert(all.end(), v.begin(), v.end());
+        row.p50 = percentile(all, 0.5);
+        row.p95 = percentile(all, 0.95);
+        row.errors = errors.load();
+        return row;
+    };
+
+    std::printf("\n%s (%s, %d engine threads, %d decisions a row)\n", model.c_str(),
+                engine->info().device.c_str(), threads, n);
+    std::printf("%-24s %12s %10s %10s %8s %14s\n", "", "decisions/s", "p50 ms", "p95 ms", "errors",
+                "vs sequential");
+    auto print = [&](const char* name, const Row& r) {
+        std::printf("%-24s %12.1f %10.2f %10.2f %8d %13.2fx\n", name, r.per_s, r.p50, r.p95,
+                    r.errors, r.per_s / sequential.per_s);
+    };
+    print("in process, sequential", sequential);
+    for (int clients : {1, 8, 32}) {
+        const std::string name =
+            "HTTP, " + std::to_string(clients) + " client" + (clients == 1 ? "" : "s");
+        print(name.c_str(), concurrent(clients));
+    }
+    std::printf("HTTP overhead per decision: p50 %.3f ms, p95 %.3f ms (in process p50 %.3f ms)\n",
+                percentile(overhead, 0.5), percentile(overhead, 0.95), sequential.p50);
+    server.stop();
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    core::ensure_core_application();
+    std::string preset = "both", model;
+    int n = 200, threads = 0;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+        if (a == "--preset")
+            preset = value();
+        else if (a == "--model")
+            model = value();
+        else if (a == "--decisions")
+            n = std::max(1, std::atoi(value().c_str()));
+        else if (a == "--threads")
+            threads = std::atoi(value().c_str());
+        else {
+            std::fprintf(stderr,
+                         "usage: bench-serve [--preset tiny|small|both] [--model DIR] "
+                         "[--decisions N] [--threads T]\n");
+            return 2;
+        }
+    }
+    if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::string> models;
+    if (!model.empty())
+        models.push_back(model);
+    else if (preset == "both")
+        models = {model_for("tiny"), model_for("small")};
+    else
+        models.push_back(model_for(preset));
+    for (const auto& m : models) {
+        if (m.empty()) return 1;
+        if (int rc = run_preset(m, n, threads)) return rc;
+    }
+    return 0;
+}
