@@ -68,7 +68,8 @@ bool parse_bounded(std::string_view text, Json& out, JsonInputError& error, int 
         std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[bad]));
         std::string where;
         if (in_key)
-            where = path.empty() ? " in an object key" : " in an object key inside \"" + path + "\"";
+            where =
+                path.empty() ? " in an object key" : " in an object key inside \"" + path + "\"";
         else if (!path.empty())
             where = " in the value of \"" + path + "\"";
         error = {bad, "invalid UTF-8 (byte " + std::string(byte) + " at byte offset " +
@@ -196,8 +197,8 @@ bool parse_json_input_raw(std::string_view text, nlohmann::json& out, JsonInputE
     return parse_bounded(text, out, error, max_depth);
 }
 
-bool parse_json_input_raw(std::string_view text, nlohmann::ordered_json& out,
-                          JsonInputError& error, int max_depth) {
+bool parse_json_input_raw(std::string_view text, nlohmann::ordered_json& out, JsonInputError& error,
+                          int max_depth) {
     return parse_bounded(text, out, error, max_depth);
 }
 

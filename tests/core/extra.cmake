@@ -16,3 +16,9 @@ add_test(NAME core_node_openai
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/node/run_openai_test.sh $<TARGET_FILE:dgem>
                  ${CMAKE_BINARY_DIR} ${DS_TINY_MODEL_DIR})
 set_tests_properties(core_node_openai PROPERTIES TIMEOUT 600)
+
+# The fuzz test talks to its in-process server with cpp-httplib's client.
+if(TARGET core_tst_server_fuzz)
+  target_link_libraries(core_tst_server_fuzz PRIVATE PkgConfig::HTTPLIB)
+  set_tests_properties(core_tst_server_fuzz PROPERTIES TIMEOUT 900)
+endif()
