@@ -11,6 +11,7 @@ packages=(
   libcpp-httplib-dev libssl-dev zlib1g-dev
   python3 python3-torch python3-numpy
   gnome-keyring dbus dbus-x11 libsecret-tools xvfb xauth
+  clang-14 libclang-rt-14-dev clang-format
 )
 
 missing=()

@@ -14,4 +14,10 @@ cmake --preset "$preset" >/dev/null
 cmake --build build -j"$(nproc)"
 
 # ctest inside a fresh D-Bus session so that gnome-keyring (QtKeychain's backend) is reachable.
-exec dbus-run-session -- bash scripts/with-keyring.sh ctest --test-dir build --output-on-failure -j"$(nproc)" "$@"
+dbus-run-session -- bash scripts/with-keyring.sh ctest --test-dir build --output-on-failure -j"$(nproc)" "$@"
+
+# The sanitizer job: ASan + UBSan build of the engine and core unit tests, and a short run of each
+# libFuzzer target (DS_SKIP_SANITIZE=1 skips it; DS_FUZZ_SECONDS sets the run per target).
+if [ "${DS_SKIP_SANITIZE:-}" != "1" ]; then
+  bash scripts/sanitize.sh "${DS_FUZZ_SECONDS:-20}"
+fi
