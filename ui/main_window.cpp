@@ -320,6 +320,8 @@ void MainWindow::buildActions() {
     run_menu->addSeparator();
     run_menu->addAction(tr("&Endpoints…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                         &MainWindow::showEndpoints);
+    run_menu->addAction(tr("&Bench…"), QKeySequence(Qt::CTRL | Qt::Key_B), this,
+                        [this] { showBench(); });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     auto focus = [this, view](const QString& text, int key, auto fn) {
@@ -357,7 +359,38 @@ void MainWindow::setEndpoints(const core::EndpointProfileStore& store) {
     endpoints_ = store;
     QSettings settings;
     endpoints_.save(settings);
+    if (bench_) bench_->setEndpoints(endpoints_);
     activeProfileChanged();
+}
+
+BenchWindow* MainWindow::showBench() {
+    if (!bench_) {
+        bench_ = new BenchWindow(options_.bench, this);
+        bench_->setWindowFlag(Qt::Window);
+        bench_->resize(1400, 900);
+        bench_->setEndpoints(endpoints_);
+        connect(bench_, &BenchWindow::openItemRequested, this,
+                [this](const QString& name, const QString& source) {
+                    openUnsaved(name, source);
+                    raise();
+                    activateWindow();
+                    run();
+                });
+    }
+    bench_->show();
+    bench_->raise();
+    return bench_;
+}
+
+void MainWindow::openUnsaved(const QString& name, const QString& source) {
+    if (!maybeSave()) return;
+    document_->load(name, QString(), source, nlohmann::json::object());
+    reload_bar_->hide();
+    library_view_->clearSelection();
+    results_model_->clear();
+    results_view_->clearStatus();
+    updateTitle();
+    updateActions();
 }
 
 void MainWindow::activeProfileChanged() {
@@ -448,6 +481,24 @@ bool MainWindow::save() {
     form_->commitInstructions();
     const int row = library_->indexOfPath(document_->path());
     const PolicyEntry* e = library_->entry(row);
+    if (!e && document_->path().isEmpty()) {
+        // An unsaved document (a bench item): Save names it and puts it in the user folder.
+        bool ok = false;
+        const QString name = QInputDialog::getText(
+            this, tr("Save policy"), tr("Save this policy as:"), QLineEdit::Normal,
+            library_->freeName(QStringLiteral("bench_item")), &ok);
+        if (!ok) return false;
+        auto created = library_->createNew(name.trimmed());
+        if (!created) {
+            QMessageBox::warning(this, tr("Save"), QString::fromStdString(created.error().message));
+            return false;
+        }
+        if (!library_->save(*created, document_->source())) return false;
+        const nlohmann::json variables = document_->variables();
+        openPolicy(library_->indexOfPath(*created));
+        document_->setVariables(variables);
+        return true;
+    }
     if (!e) return false;
     if (e->shipped) {
         // Shipped policies are read-only: the edits go into a copy in the user folder.

@@ -12,6 +12,7 @@
 #include "core/backend_runner.h"
 #include "core/endpoint_profiles.h"
 #include "engine/tokenizer.h"
+#include "ui/bench/bench_window.h"
 
 class QAction;
 class QLabel;
@@ -38,6 +39,7 @@ struct MainWindowOptions {
     QString default_model_dir;        // the local engine's model folder on first use
     QString fallback_tokenizer_json;  // used when the active profile has no tokenizer
     QString initial_policy = QStringLiteral("support_triage");
+    BenchWindowOptions bench;  // where the Bench view finds JevBench, suites and its runs
 };
 
 class MainWindow : public QMainWindow {
@@ -67,6 +69,10 @@ class MainWindow : public QMainWindow {
     void cancelRun();
     uint64_t runSeed() const;
     void showEndpoints();
+    // The Bench view (created on first use, a window of its own).
+    BenchWindow* showBench();
+    // Opens a policy source that has no file yet (a bench item) as an unsaved document.
+    void openUnsaved(const QString& name, const QString& source);
 
   Q_SIGNALS:
     void runFinished(bool ok);
@@ -109,6 +115,7 @@ class MainWindow : public QMainWindow {
     QSplitter* views_split_ = nullptr;
     QLabel* endpoint_label_ = nullptr;
     QWidget* reload_bar_ = nullptr;
+    BenchWindow* bench_ = nullptr;
     QLabel* reload_label_ = nullptr;
 
     QAction* run_ = nullptr;

@@ -42,6 +42,8 @@ int main(int argc, char** argv) {
     ui::MainWindowOptions options;
     options.default_model_dir = QStringLiteral(DS_DEFAULT_MODEL_DIR);
     options.fallback_tokenizer_json = QStringLiteral(DS_TOKENIZER_JSON);
+    options.bench.jevbench_dir = QStringLiteral(DS_JEVBENCH_DIR);
+    options.bench.suites_dir = QStringLiteral(DS_SUITES_DIR);
     ui::MainWindow window(options);
     if (parser.isSet(policy)) window.openPolicyByName(parser.value(policy));
     window.show();

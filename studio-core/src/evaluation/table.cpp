@@ -15,7 +15,12 @@ std::vector<ItemRow> item_rows(const Suite& suite, const std::vector<ItemRecord>
     if (suite.kind == SuiteKind::JevBench) {
         for (const ScoredItem& s : scored_items(suite, records)) {
             const ItemRecord& r = *by_id.at(s.id);
-            ItemRow row{s.id, s.tier, s.family, s.topic, s.expected};
+            ItemRow row;
+            row.id = s.id;
+            row.tier = s.tier;
+            row.family = s.family;
+            row.topic = s.topic;
+            row.expected = s.expected;
             row.predicted = s.score.valid ? s.score.predicted : std::string();
             row.p = s.score.valid ? s.score.confidence : -1;
             row.correct = s.score.correct;
@@ -30,7 +35,11 @@ std::vector<ItemRow> item_rows(const Suite& suite, const std::vector<ItemRecord>
         auto it = by_id.find(item.id);
         if (it == by_id.end()) continue;
         const ItemRecord& r = *it->second;
-        ItemRow row{item.id, item.tier, item.domain, item.topic};
+        ItemRow row;
+        row.id = item.id;
+        row.tier = item.tier;
+        row.family = item.domain;
+        row.topic = item.topic;
         row.failed = !r.ok;
         row.latency_s = r.latency_s;
         row.error = r.error;

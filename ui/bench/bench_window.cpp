@@ -1,0 +1,605 @@
+#include "ui/bench/bench_window.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+#include <fstream>
+
+#include "core/eval_report.h"
+#include "core/eval_table.h"
+#include "ui/bench/bench_charts.h"
+#include "ui/bench/bench_items_model.h"
+
+namespace ui {
+
+namespace {
+
+using nlohmann::json;
+namespace eval = core::eval;
+
+QString qstr(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// JevBench lines carry a question with labels; dgem suite lines name a template.
+std::optional<eval::SuiteKind> sniff_kind(const QString& path) {
+    std::ifstream in(path.toStdString());
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        const json j = json::parse(line, nullptr, false);
+        if (!j.is_object()) return std::nullopt;
+        if (j.contains("question") && j.contains("labels")) return eval::SuiteKind::JevBench;
+        if (j.contains("template")) return eval::SuiteKind::Dgem;
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+QString format_duration(double seconds) {
+    if (seconds < 0) return QObject::tr("…");
+    const int s = static_cast<int>(seconds + 0.5);
+    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+QString points(const std::optional<double>& v) {
+    return v ? QString::number(*v, 'f', 1) : QObject::tr("n/a");
+}
+
+json read_json_file(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return json();
+    return json::parse(f.readAll().toStdString(), nullptr, false);
+}
+
+}  // namespace
+
+BenchWindow::BenchWindow(const BenchWindowOptions& options, QWidget* parent)
+    : QWidget(parent), options_(options) {
+    if (options_.runs_dir.isEmpty())
+        options_.runs_dir =
+            QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/runs";
+    setWindowTitle(tr("Bench — Decision Studio"));
+    buildLayout();
+    const QString jev = options_.jevbench_dir + "/jevbench_public.jsonl";
+    if (QFileInfo::exists(jev)) suite_box_->addItem(tr("JevBench v1.4 public items"), jev);
+    for (const QFileInfo& f :
+         QDir(options_.suites_dir).entryInfoList({QStringLiteral("*.jsonl")}, QDir::Files))
+        suite_box_->addItem(tr("Shipped suite: %1").arg(f.completeBaseName()),
+                            f.absoluteFilePath());
+    if (auto board =
+            eval::load_leaderboard((options_.jevbench_dir + "/leaderboard_v14.json").toStdString()))
+        leaderboard_ = *board;
+    connect(&watcher_, &QFutureWatcherBase::finished, this, &BenchWindow::onFinished);
+    refreshRuns();
+    updateActions();
+}
+
+BenchWindow::~BenchWindow() {
+    cancel_.cancel();
+    watcher_.waitForFinished();
+}
+
+void BenchWindow::buildLayout() {
+    auto* top = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout;
+    suite_box_ = new QComboBox(this);
+    suite_box_->setMinimumContentsLength(28);
+    suite_box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    auto* open = new QPushButton(tr("Open suite…"), this);
+    profile_box_ = new QComboBox(this);
+    profile_box_->setMinimumContentsLength(20);
+    kind_box_ = new QComboBox(this);
+    for (const char* k : {"gpu", "cpu", "api"}) kind_box_->addItem(QString::fromLatin1(k));
+    kind_box_->setToolTip(tr("How Speed is scored (JevBench endpoint kinds)"));
+    workers_ = new QSpinBox(this);
+    workers_->setRange(1, 64);
+    workers_->setValue(2);
+    limit_ = new QSpinBox(this);
+    limit_->setRange(0, 100000);
+    limit_->setSpecialValueText(tr("all"));
+    run_button_ = new QPushButton(tr("Run"), this);
+    run_button_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    cancel_button_ = new QPushButton(tr("Cancel"), this);
+    cancel_button_->setShortcut(QKeySequence(Qt::Key_Escape));
+    resume_button_ = new QPushButton(tr("Resume"), this);
+    resume_button_->setToolTip(tr("Continue the selected interrupted run from its journal"));
+    controls->addWidget(new QLabel(tr("Suite:"), this));
+    controls->addWidget(suite_box_, 2);
+    controls->addWidget(open);
+    controls->addWidget(new QLabel(tr("Endpoint:"), this));
+    controls->addWidget(profile_box_, 1);
+    controls->addWidget(kind_box_);
+    controls->addWidget(new QLabel(tr("Workers:"), this));
+    controls->addWidget(workers_);
+    controls->addWidget(new QLabel(tr("Items:"), this));
+    controls->addWidget(limit_);
+    controls->addWidget(run_button_);
+    controls->addWidget(cancel_button_);
+    controls->addWidget(resume_button_);
+    top->addLayout(controls);
+
+    auto* progress_row = new QHBoxLayout;
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    status_label_ = new QLabel(tr("Pick a suite and an endpoint, then Run."), this);
+    status_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    progress_row->addWidget(progress_, 1);
+    progress_row->addWidget(status_label_, 2);
+    top->addLayout(progress_row);
+
+    scorecard_ = new QLabel(this);
+    scorecard_->setWordWrap(true);
+    scorecard_->setTextFormat(Qt::RichText);
+    top->addWidget(scorecard_);
+
+    tabs_ = new QTabWidget(this);
+    // Items: a filter over every column and the sortable table.
+    auto* items_page = new QWidget(tabs_);
+    auto* items_layout = new QVBoxLayout(items_page);
+    filter_ = new QLineEdit(items_page);
+    filter_->setPlaceholderText(tr("Filter items (id, tier, family, labels…)"));
+    filter_->setClearButtonEnabled(true);
+    items_ = new BenchItemsModel(this);
+    proxy_ = new QSortFilterProxyModel(this);
+    proxy_->setSourceModel(items_);
+    proxy_->setSortRole(BenchItemsModel::SortRole);
+    proxy_->setFilterKeyColumn(-1);
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    table_ = new QTableView(items_page);
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setColumnWidth(BenchItemsModel::Id, 200);
+    items_layout->addWidget(filter_);
+    items_layout->addWidget(table_, 1);
+    tabs_->addTab(items_page, tr("Items"));
+    // Charts: a grid that scrolls when the window is small.
+    auto* scroll = new QScrollArea(tabs_);
+    scroll->setWidgetResizable(true);
+    auto* grid_host = new QWidget(scroll);
+    chart_grid_ = new QGridLayout(grid_host);
+    scroll->setWidget(grid_host);
+    tabs_->addTab(scroll, tr("Charts"));
+    // Kept runs.
+    runs_list_ = new QListWidget(tabs_);
+    tabs_->addTab(runs_list_, tr("Runs"));
+    top->addWidget(tabs_, 1);
+
+    connect(open, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open a suite"), QString(), tr("Suites (*.jsonl *.json);;All files (*)"));
+        if (!path.isEmpty()) selectSuite(path);
+    });
+    connect(suite_box_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!busy()) selectSuite(suite_box_->currentData().toString());
+    });
+    connect(run_button_, &QPushButton::clicked, this, [this] { run(); });
+    connect(cancel_button_, &QPushButton::clicked, this, &BenchWindow::cancel);
+    connect(resume_button_, &QPushButton::clicked, this, [this] {
+        if (auto* item = runs_list_->currentItem()) resume(item->data(Qt::UserRole).toString());
+    });
+    connect(runs_list_, &QListWidget::itemDoubleClicked, this,
+            [this](QListWidgetItem* item) { openRun(item->data(Qt::UserRole).toString()); });
+    connect(runs_list_, &QListWidget::currentItemChanged, this, [this] { updateActions(); });
+    connect(filter_, &QLineEdit::textChanged, proxy_,
+            [this](const QString& text) { proxy_->setFilterFixedString(text); });
+    connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        const eval::ItemRow* row = items_->row(proxy_->mapToSource(index).row());
+        if (!row || !run_suite_) return;
+        for (const auto& item : run_suite_->items)
+            if (item.id == row->id) {
+                const json policy{{"schema", core::schema_to_json(item.schema)},
+                                  {"state", item.state}};
+                Q_EMIT openItemRequested(tr("bench item %1").arg(qstr(item.id)),
+                                         qstr(policy.dump(2)));
+                return;
+            }
+    });
+}
+
+void BenchWindow::setEndpoints(const core::EndpointProfileStore& store) {
+    endpoints_ = store;
+    const QString current = profile_box_->currentData().toString();
+    profile_box_->clear();
+    for (const auto& p : endpoints_.profiles)
+        profile_box_->addItem(qstr(p.summary()), qstr(p.name));
+    int at = profile_box_->findData(current.isEmpty() ? qstr(endpoints_.active) : current);
+    if (at >= 0) profile_box_->setCurrentIndex(at);
+    backends_.clear();  // a profile may have changed under the same name
+    updateActions();
+}
+
+void BenchWindow::setWorkers(int workers) {
+    workers_->setValue(workers);
+}
+
+void BenchWindow::setLimit(int items) {
+    limit_->setValue(items);
+}
+
+bool BenchWindow::selectSuite(const QString& path) {
+    if (path.isEmpty()) return false;
+    const auto kind = sniff_kind(path);
+    engine::Result<eval::Suite> loaded = engine::bad_input(
+        path.toStdString() +
+        ": not a suite (expected JevBench JSONL items or dgem suite lines naming a template)");
+    if (kind == eval::SuiteKind::JevBench)
+        loaded = eval::load_jevbench(path.toStdString());
+    else if (kind == eval::SuiteKind::Dgem)
+        loaded = eval::load_dgem_suite(path.toStdString(), QDir::currentPath().toStdString());
+    if (!loaded) {
+        showError(qstr(loaded.error().message));
+        return false;
+    }
+    suite_ = std::move(loaded.value());
+    suite_path_ = QFileInfo(path).absoluteFilePath();
+    int at = suite_box_->findData(suite_path_);
+    if (at < 0) {
+        suite_box_->addItem(QFileInfo(path).fileName(), suite_path_);
+        at = suite_box_->count() - 1;
+    }
+    const QSignalBlocker block(suite_box_);
+    suite_box_->setCurrentIndex(at);
+    status_ = tr("%1: %2 items").arg(QFileInfo(path).fileName()).arg(suite_->items.size());
+    status_label_->setText(status_);
+    updateActions();
+    return true;
+}
+
+core::eval::EndpointKind BenchWindow::endpointKind() const {
+    return eval::parse_endpoint_kind(kind_box_->currentText().toStdString())
+        .value_or(eval::EndpointKind::Gpu);
+}
+
+bool BenchWindow::busy() const {
+    return watcher_.isRunning();
+}
+
+bool BenchWindow::run() {
+    if (busy() || !suite_) return false;
+    const QString dir =
+        options_.runs_dir + "/" +
+        QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")) + "-" +
+        QFileInfo(suite_path_).completeBaseName();
+    if (!QDir().mkpath(dir)) {
+        showError(tr("Cannot create the run folder %1").arg(dir));
+        return false;
+    }
+    startRun(dir, false);
+    return busy();
+}
+
+bool BenchWindow::resume(const QString& run_dir) {
+    if (busy()) return false;
+    const json meta = read_json_file(run_dir + "/run.json");
+    if (!meta.is_object()) {
+        showError(tr("%1: no run.json; not a kept run").arg(run_dir));
+        return false;
+    }
+    if (!selectSuite(qstr(meta.value("suite", std::string())))) return false;
+    limit_->setValue(meta.value("limit", 0));
+    workers_->setValue(meta.value("workers", workers_->value()));
+    const int at = profile_box_->findData(qstr(meta.value("profile", std::string())));
+    if (at >= 0) profile_box_->setCurrentIndex(at);
+    startRun(run_dir, true);
+    return busy();
+}
+
+void BenchWindow::startRun(const QString& run_dir, bool resume) {
+    const core::EndpointProfile* profile =
+        endpoints_.find(profile_box_->currentData().toString().toStdString());
+    if (!profile) return showError(tr("No endpoint: add one in Endpoints (Ctrl+E)."));
+    auto secrets = core::read_profile_secrets(*profile, core::process_environment());
+    if (!secrets) return showError(qstr(secrets.error().message));
+
+    eval::Suite suite = *suite_;
+    eval::SuiteFilter filter;
+    filter.limit = static_cast<size_t>(limit_->value());
+    eval::apply_filter(suite, filter);
+    run_suite_ = suite;
+
+    run_dir_ = run_dir;
+    eval::RunSettings settings;
+    settings.workers = workers_->value();
+    settings.journal_path = (run_dir + "/journal.jsonl").toStdString();
+    settings.resume = resume;
+    settings.program_version = QCoreApplication::applicationVersion().toStdString();
+    settings.extra = {{"endpoint", profile->summary()}, {"limit", limit_->value()}};
+    records_.clear();
+    items_->setRows({});
+    run_score_.reset();
+    suite_score_.reset();
+    writeRunMeta(QStringLiteral("running"));
+
+    cancel_ = core::CancelToken{};
+    progress_->setRange(0, static_cast<int>(suite.items.size()));
+    progress_->setValue(0);
+    status_label_->setText(resume ? tr("Resuming…") : tr("Starting…"));
+    std::shared_ptr<core::Backend> cached =
+        backends_.count(profile->name) ? backends_[profile->name] : nullptr;
+    const std::string profile_name = profile->name;
+    watcher_.setFuture(
+        QtConcurrent::run([this, cached, p = *profile, s = secrets.value(), suite, settings,
+                           cancel = cancel_, profile_name]() -> engine::Result<eval::RunResult> {
+            std::shared_ptr<core::Backend> backend = cached;
+            if (!backend) {
+                auto made = core::make_profile_backend(p, s);
+                if (!made) return made.error();
+                backend = *made;
+                QMetaObject::invokeMethod(
+                    this, [this, backend, profile_name] { backends_[profile_name] = backend; },
+                    Qt::QueuedConnection);
+            }
+            eval::EvalRunner runner(backend, settings);
+            return runner.run(
+                suite,
+                [this](const eval::RunProgress& progress) {
+                    std::optional<eval::ItemRecord> last;
+                    if (progress.last) last = *progress.last;
+                    eval::RunProgress copy = progress;
+                    copy.last = nullptr;
+                    QMetaObject::invokeMethod(
+                        this, [this, copy, last] { onProgress(copy, last); }, Qt::QueuedConnection);
+                },
+                cancel);
+        }));
+    updateActions();
+}
+
+void BenchWindow::onProgress(const eval::RunProgress& p, std::optional<eval::ItemRecord> last) {
+    progress_->setMaximum(static_cast<int>(p.total));
+    progress_->setValue(static_cast<int>(p.done));
+    status_ = tr("%1 / %2 items · %3 failed · %4 items/s · ETA %5")
+                  .arg(p.done)
+                  .arg(p.total)
+                  .arg(p.failed)
+                  .arg(p.items_per_s, 0, 'f', 1)
+                  .arg(format_duration(p.eta_s));
+    if (p.resumed) status_ += tr(" · %1 from the journal").arg(p.resumed);
+    status_label_->setText(status_);
+    if (last && run_suite_) {
+        records_.push_back(*last);
+        for (const auto& row : eval::item_rows(*run_suite_, {*last})) items_->upsert(row);
+    }
+}
+
+void BenchWindow::onFinished() {
+    auto result = watcher_.result();
+    if (!result) {
+        showError(qstr(result.error().message));
+        writeRunMeta(QStringLiteral("failed"));
+        updateActions();
+        Q_EMIT runFinished(false);
+        return;
+    }
+    records_ = result->records;
+    items_->setRows(eval::item_rows(*run_suite_, records_));
+    rescore();
+    writeRunMeta(result->cancelled ? QStringLiteral("cancelled") : QStringLiteral("finished"));
+    status_ =
+        result->cancelled
+            ? tr("Cancelled after %1 of %2 items; Resume continues it")
+                  .arg(records_.size())
+                  .arg(run_suite_->items.size())
+            : tr("Finished %1 items in %2 s").arg(records_.size()).arg(result->wall_s, 0, 'f', 1);
+    status_label_->setText(status_);
+    refreshRuns();
+    updateActions();
+    Q_EMIT runFinished(!result->cancelled);
+}
+
+void BenchWindow::rescore() {
+    run_score_.reset();
+    suite_score_.reset();
+    if (!run_suite_) return;
+    if (run_suite_->kind == eval::SuiteKind::JevBench) {
+        eval::RunScoreOptions o;
+        o.endpoint_kind = endpointKind();
+        o.cost_estimate = true;  // labelled as the DiffusionGemma estimate
+        run_score_ = eval::score_run(eval::scored_items(*run_suite_, records_), o);
+        const auto& s = *run_score_;
+        scorecard_->setText(
+            tr("<b>Accuracy</b> %1% (%2/%3, %4 failed) · <b>Intelligence</b> %5 · "
+               "<b>Calibration</b> %6 · <b>Speed</b> %7 (p50 %8 s) · <b>Cost</b> %9%10 · "
+               "<b>Composite</b> %11 <i>(public items only: an estimate, not a rank)</i>")
+                .arg(s.accuracy * 100, 0, 'f', 1)
+                .arg(s.correct)
+                .arg(s.n)
+                .arg(s.failed)
+                .arg(points(s.public_axes.intelligence))
+                .arg(points(s.public_axes.calibration))
+                .arg(points(s.public_axes.speed))
+                .arg(s.p50_s ? QString::number(*s.p50_s, 'f', 3) : tr("n/a"))
+                .arg(points(s.public_axes.cost))
+                .arg(s.cost_is_estimate ? tr(" (estimate)") : QString())
+                .arg(points(s.public_estimate)));
+    } else {
+        suite_score_ = eval::score_suite(*run_suite_, records_);
+        const auto& s = *suite_score_;
+        scorecard_->setText(tr("<b>Cases correct</b> %1% (%2/%3, %4 failed) · <b>Answers "
+                               "correct</b> %5% · <b>Mean confidence</b> %6 · <b>ECE</b> %7 · "
+                               "<b>Brier</b> %8 · <b>p50</b> %9 s")
+                                .arg(s.case_accuracy * 100, 0, 'f', 1)
+                                .arg(s.cases_correct)
+                                .arg(s.cases)
+                                .arg(s.failed)
+                                .arg(s.answer_accuracy * 100, 0, 'f', 1)
+                                .arg(s.mean_confidence, 0, 'f', 3)
+                                .arg(s.reliability.ece, 0, 'f', 3)
+                                .arg(s.brier, 0, 'f', 3)
+                                .arg(s.p50_s ? QString::number(*s.p50_s, 'f', 3) : tr("n/a")));
+    }
+    showCharts();
+}
+
+void BenchWindow::showCharts() {
+    for (QChartView* v : chart_views_) delete v;
+    chart_views_.clear();
+    std::vector<QChart*> made;
+    std::vector<double> latencies;
+    for (const auto& r : records_) latencies.push_back(r.latency_s);
+    if (run_score_) {
+        const auto& s = *run_score_;
+        made.push_back(charts::reliability(s.reliability_all, tr("Reliability (all items)")));
+        made.push_back(charts::latency(latencies));
+        made.push_back(charts::accuracyBy(s.by_tier, tr("Accuracy by tier")));
+        made.push_back(charts::accuracyBy(s.by_family, tr("Accuracy by family")));
+        made.push_back(charts::axes(s.public_axes));
+        if (leaderboard_) made.push_back(charts::leaderboard(*leaderboard_, s.public_estimate));
+    } else if (suite_score_) {
+        const auto& s = *suite_score_;
+        made.push_back(charts::reliability(s.reliability, tr("Reliability (every answer)")));
+        made.push_back(charts::latency(latencies));
+        made.push_back(charts::accuracyBy(s.by_tier, tr("Accuracy by tier")));
+        made.push_back(charts::accuracyBy(s.by_domain, tr("Accuracy by domain")));
+    }
+    for (size_t i = 0; i < made.size(); ++i) {
+        auto* view = new QChartView(made[i]);
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setMinimumSize(420, 300);
+        // The leaderboard's long model names get the whole width and a row of their own.
+        const bool wide = run_score_ && leaderboard_ && i == 5;
+        if (wide) view->setMinimumHeight(420);
+        const int row = static_cast<int>(wide ? (i + 1) / 2 : i / 2);
+        chart_grid_->addWidget(view, row, wide ? 0 : static_cast<int>(i % 2), 1, wide ? 2 : 1);
+        chart_views_.push_back(view);
+    }
+}
+
+QList<QChart*> BenchWindow::charts() const {
+    QList<QChart*> out;
+    for (QChartView* v : chart_views_) out << v->chart();
+    return out;
+}
+
+QString BenchWindow::statusText() const {
+    return status_;
+}
+
+void BenchWindow::cancel() {
+    cancel_.cancel();
+}
+
+void BenchWindow::showError(const QString& message) {
+    status_ = message;
+    status_label_->setText(
+        QStringLiteral("<span style='color:#c62828'>%1</span>").arg(message.toHtmlEscaped()));
+}
+
+void BenchWindow::updateActions() {
+    const bool running = busy();
+    run_button_->setEnabled(!running && suite_ && profile_box_->count() > 0);
+    cancel_button_->setEnabled(running);
+    const QListWidgetItem* item = runs_list_->currentItem();
+    resume_button_->setEnabled(!running && item &&
+                               item->data(Qt::UserRole + 1).toString() != "finished");
+    suite_box_->setEnabled(!running);
+    profile_box_->setEnabled(!running);
+    workers_->setEnabled(!running);
+    limit_->setEnabled(!running);
+}
+
+void BenchWindow::writeRunMeta(const QString& status) {
+    json meta{{"suite", suite_path_.toStdString()},
+              {"status", status.toStdString()},
+              {"profile", profile_box_->currentData().toString().toStdString()},
+              {"endpoint", profile_box_->currentText().toStdString()},
+              {"workers", workers_->value()},
+              {"limit", limit_->value()},
+              {"updated", QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()}};
+    if (run_score_) meta["score"] = eval::to_json(*run_score_);
+    if (suite_score_) meta["score"] = eval::to_json(*suite_score_);
+    if (auto w = eval::write_file_atomic((run_dir_ + "/run.json").toStdString(), meta.dump(2)); !w)
+        showError(qstr(w.error().message));
+}
+
+QStringList BenchWindow::keptRuns() const {
+    QStringList out;
+    for (const QFileInfo& d :
+         QDir(options_.runs_dir).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+        if (QFileInfo::exists(d.absoluteFilePath() + "/run.json"))
+            out.prepend(d.absoluteFilePath());
+    return out;
+}
+
+void BenchWindow::refreshRuns() {
+    runs_list_->clear();
+    for (const QString& dir : keptRuns()) {
+        const json meta = read_json_file(dir + "/run.json");
+        if (!meta.is_object()) continue;
+        const QString status = qstr(meta.value("status", std::string("?")));
+        auto* item = new QListWidgetItem(
+            tr("%1 · %2 · %3 · %4")
+                .arg(QFileInfo(dir).fileName())
+                .arg(QFileInfo(qstr(meta.value("suite", std::string()))).fileName())
+                .arg(qstr(meta.value("endpoint", std::string())))
+                .arg(status),
+            runs_list_);
+        item->setData(Qt::UserRole, dir);
+        item->setData(Qt::UserRole + 1, status);
+    }
+}
+
+bool BenchWindow::openRun(const QString& run_dir) {
+    if (busy()) return false;
+    const json meta = read_json_file(run_dir + "/run.json");
+    if (!meta.is_object()) {
+        showError(tr("%1: no run.json; not a kept run").arg(run_dir));
+        return false;
+    }
+    if (!selectSuite(qstr(meta.value("suite", std::string())))) return false;
+    auto journal = eval::read_journal((run_dir + "/journal.jsonl").toStdString());
+    if (!journal) {
+        showError(qstr(journal.error().message));
+        return false;
+    }
+    eval::SuiteFilter filter;
+    filter.limit = static_cast<size_t>(meta.value("limit", 0));
+    run_suite_ = *suite_;
+    eval::apply_filter(*run_suite_, filter);
+    run_dir_ = run_dir;
+    records_ = journal->records;
+    items_->setRows(eval::item_rows(*run_suite_, records_));
+    rescore();
+    status_ = tr("Run %1 (%2): %3 of %4 items")
+                  .arg(QFileInfo(run_dir).fileName())
+                  .arg(qstr(meta.value("status", std::string())))
+                  .arg(records_.size())
+                  .arg(run_suite_->items.size());
+    status_label_->setText(status_);
+    progress_->setRange(0, static_cast<int>(run_suite_->items.size()));
+    progress_->setValue(static_cast<int>(records_.size()));
+    tabs_->setCurrentIndex(1);
+    updateActions();
+    return true;
+}
+
+}  // namespace ui

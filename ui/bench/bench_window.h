@@ -1,0 +1,131 @@
+#pragma once
+// The Bench view: pick a suite (JevBench, a shipped suite, any file) and an endpoint profile,
+// run it with progress, ETA and cancel, resume an interrupted run, watch the items fill a
+// sortable, filterable table, and read the charts: reliability, latency, accuracy by tier and
+// family, the four axes and the leaderboard with this run. Runs live in a runs folder (one
+// subfolder each: journal.jsonl, the source of truth, and run.json) and reopen with their
+// charts, rescored from the journal. The work runs on a worker thread through
+// core::eval::EvalRunner; this window only shows values.
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "core/endpoint_profiles.h"
+#include "core/eval_report.h"
+#include "core/eval_runner.h"
+#include "core/eval_score.h"
+#include "core/eval_suite.h"
+
+class QChart;
+class QChartView;
+class QComboBox;
+class QGridLayout;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QSpinBox;
+class QTabWidget;
+class QTableView;
+
+namespace ui {
+
+class BenchItemsModel;
+
+struct BenchWindowOptions {
+    QString jevbench_dir;  // holds jevbench_public.jsonl and leaderboard_v14.json
+    QString suites_dir;    // shipped dgem-format suites (*.jsonl)
+    QString runs_dir;      // empty: <AppDataLocation>/runs
+};
+
+class BenchWindow : public QWidget {
+    Q_OBJECT
+  public:
+    explicit BenchWindow(const BenchWindowOptions& options, QWidget* parent = nullptr);
+    ~BenchWindow() override;  // cancels a run and waits for it
+
+    void setEndpoints(const core::EndpointProfileStore& store);
+    // Selects a suite file (adds it to the list when new); false with a message when it does
+    // not load.
+    bool selectSuite(const QString& path);
+    void setWorkers(int workers);
+    void setLimit(int items);  // 0: all
+    // Starts a new run (false when one runs or nothing is selected).
+    bool run();
+    bool resume(const QString& run_dir);
+    void cancel();
+    bool busy() const;
+    // Reopens a kept run (its charts and items, rescored from its journal).
+    bool openRun(const QString& run_dir);
+    QStringList keptRuns() const;  // run folders, newest first
+
+    // What the view shows, for tests and the report: the last scored values.
+    const std::vector<core::eval::ItemRecord>& records() const { return records_; }
+    const std::optional<core::eval::RunScore>& runScore() const { return run_score_; }
+    BenchItemsModel* itemsModel() const { return items_; }
+    QList<QChart*> charts() const;
+    QString statusText() const;
+    QString runDir() const { return run_dir_; }
+
+  Q_SIGNALS:
+    void runFinished(bool ok);
+    // A double-clicked item as a policy source ({"schema", "state"}) to open in the editor.
+    void openItemRequested(const QString& name, const QString& source);
+
+  private:
+    void buildLayout();
+    void refreshRuns();
+    void startRun(const QString& run_dir, bool resume);
+    void onProgress(const core::eval::RunProgress& progress,
+                    std::optional<core::eval::ItemRecord> last);
+    void onFinished();
+    void rescore();
+    void showCharts();
+    void showError(const QString& message);
+    void updateActions();
+    void writeRunMeta(const QString& status);
+    core::eval::EndpointKind endpointKind() const;
+
+    BenchWindowOptions options_;
+    core::EndpointProfileStore endpoints_;
+    std::map<std::string, std::shared_ptr<core::Backend>> backends_;  // built per profile
+
+    std::optional<core::eval::Suite> suite_;      // the selected suite, as loaded
+    std::optional<core::eval::Suite> run_suite_;  // what the shown run covers (limit applied)
+    QString suite_path_;
+    std::vector<core::eval::ItemRecord> records_;
+    std::optional<core::eval::RunScore> run_score_;
+    std::optional<core::eval::SuiteScore> suite_score_;
+    std::optional<core::eval::Leaderboard> leaderboard_;
+    QString run_dir_;
+    QString status_;
+    core::CancelToken cancel_;
+    QFutureWatcher<engine::Result<core::eval::RunResult>> watcher_;
+
+    QComboBox* suite_box_ = nullptr;
+    QComboBox* profile_box_ = nullptr;
+    QComboBox* kind_box_ = nullptr;
+    QSpinBox* workers_ = nullptr;
+    QSpinBox* limit_ = nullptr;
+    QPushButton* run_button_ = nullptr;
+    QPushButton* cancel_button_ = nullptr;
+    QPushButton* resume_button_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QLabel* status_label_ = nullptr;
+    QLabel* scorecard_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QLineEdit* filter_ = nullptr;
+    QTableView* table_ = nullptr;
+    BenchItemsModel* items_ = nullptr;
+    QSortFilterProxyModel* proxy_ = nullptr;
+    QGridLayout* chart_grid_ = nullptr;
+    QList<QChartView*> chart_views_;
+    QListWidget* runs_list_ = nullptr;
+};
+
+}  // namespace ui
