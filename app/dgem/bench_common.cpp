@@ -1,6 +1,8 @@
 // Runner flags, progress display and Ctrl+C handling for the bench commands.
 #include "bench_common.h"
 
+#include "backend_factory.h"
+
 #include <unistd.h>
 
 #include <csignal>
@@ -177,6 +179,25 @@ engine::Result<core::eval::RunResult> run_suite(core::eval::EvalRunner& runner,
     g_cancel = nullptr;
     if (tty && result && result->cancelled) std::cerr << "\n";
     return result;
+}
+
+std::variant<core::eval::RunResult, int> run_on_endpoint(const cli::Args& args,
+                                                         const core::eval::RunSettings& settings,
+                                                         const core::eval::Suite& suite,
+                                                         const char* noun) {
+    auto backend = dgem::make_backend(args);
+    if (!backend) return cli::fail(backend.error());
+    std::shared_ptr<core::Backend> shared(std::move(backend.value()));
+    core::eval::EvalRunner runner(shared, settings);
+    auto result = run_suite(runner, suite);
+    if (!result) return cli::fail(result.error());
+    if (result->cancelled) {
+        std::cerr << "dgem: interrupted: " << result->records.size() << " of " << suite.items.size()
+                  << " " << noun << " are in " << settings.journal_path
+                  << "; run the same command with --resume to continue\n";
+        return cli::kExitCancelled;
+    }
+    return std::move(result.value());
 }
 
 }  // namespace dgem::bench

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "cli.h"
@@ -21,6 +22,14 @@ engine::Result<core::eval::RunSettings> run_settings(const cli::Args& args,
 // Runs with the progress display on stderr; Ctrl+C (SIGINT) and SIGTERM cancel the run.
 engine::Result<core::eval::RunResult> run_suite(core::eval::EvalRunner& runner,
                                                 const core::eval::Suite& suite);
+
+// Runs the suite on the endpoint the flags name (--local, -u, ...). A run interrupted by Ctrl+C
+// says where its journal is and how to continue ("items"/"cases" is `noun`) and gives
+// kExitCancelled; other failures give their exit code. Otherwise the finished run.
+std::variant<core::eval::RunResult, int> run_on_endpoint(const cli::Args& args,
+                                                         const core::eval::RunSettings& settings,
+                                                         const core::eval::Suite& suite,
+                                                         const char* noun);
 
 // Parses a whole number / a real number flag; errors name the flag and what is accepted.
 engine::Result<long long> int_flag(const cli::Args& args, const std::string& name,

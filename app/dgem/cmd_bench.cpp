@@ -40,25 +40,16 @@ int run_bench(const cli::Args& args) {
     if (!settings) return cli::fail(settings.error());
     if (!args.has("samples")) settings->samples.reset();  // the policies' own samples setting
     settings->extra = {{"command", "bench"}, {"dataset", *path}};
-    auto backend = dgem::make_backend(args);
-    if (!backend) return cli::fail(backend.error());
-    std::shared_ptr<core::Backend> shared(std::move(backend.value()));
-    ev::EvalRunner runner(shared, *settings);
-    auto result = dgem::bench::run_suite(runner, *suite);
-    if (!result) return cli::fail(result.error());
-    if (result->cancelled) {
-        std::cerr << "dgem: interrupted: " << result->records.size() << " of "
-                  << suite->items.size() << " cases are in " << settings->journal_path
-                  << "; run the same command with --resume to continue\n";
-        return cli::kExitCancelled;
-    }
+    auto ran = dgem::bench::run_on_endpoint(args, *settings, *suite, "cases");
+    if (const int* code = std::get_if<int>(&ran)) return *code;
+    auto result = &std::get<ev::RunResult>(ran);
     ev::SuiteScore score = ev::score_suite(*suite, result->records);
     json report = {
         {"program", "dgem bench"},
         {"version", DS_VERSION},
         {"mode", mode},
         {"dataset", {{"path", *path}, {"sha256", suite->sha256}, {"cases", suite->items.size()}}},
-        {"backend", shared->describe()},
+        {"backend", result->header.value("backend", std::string())},
         {"run", result->header},
         {"wall_s", result->wall_s},
         {"cases", ev::suite_items_json(*suite, result->records)},
@@ -99,7 +90,7 @@ int run_bench(const cli::Args& args) {
         << ", latency p50 " << (score.p50_s ? fixed(*score.p50_s, 3) : "-") << " s, p95 "
         << (score.p95_s ? fixed(*score.p95_s, 3) : "-") << " s\n"
         << suite->items.size() << " cases in " << fixed(result->wall_s, 1) << " s on "
-        << shared->describe() << "\n";
+        << result->header.value("backend", std::string()) << "\n";
     if (args.has("json")) std::cout << report.dump(2) << "\n";
     return cli::kExitOk;
 }

@@ -280,18 +280,9 @@ int run_bench_jev(const cli::Args& args) {
                          {"topic", filter.topic},
                          {"offset", filter.offset},
                          {"limit", filter.limit}}}};
-    auto backend = dgem::make_backend(args);
-    if (!backend) return cli::fail(backend.error());
-    std::shared_ptr<core::Backend> shared(std::move(backend.value()));
-    ev::EvalRunner runner(shared, *settings);
-    auto result = dgem::bench::run_suite(runner, *suite);
-    if (!result) return cli::fail(result.error());
-    if (result->cancelled) {
-        std::cerr << "dgem: interrupted: " << result->records.size() << " of "
-                  << suite->items.size() << " items are in " << settings->journal_path
-                  << "; run the same command with --resume to continue\n";
-        return cli::kExitCancelled;
-    }
+    auto ran = dgem::bench::run_on_endpoint(args, *settings, *suite, "items");
+    if (const int* code = std::get_if<int>(&ran)) return *code;
+    auto result = &std::get<ev::RunResult>(ran);
 
     auto items = ev::scored_items(*suite, result->records);
     ev::RunScore score = ev::score_run(items, so);
@@ -304,7 +295,7 @@ int run_bench_jev(const cli::Args& args) {
           {"sha256", suite->sha256},
           {"items_in_file", suite->total_in_file},
           {"items_run", suite->items.size()}}},
-        {"backend", shared->describe()},
+        {"backend", result->header.value("backend", std::string())},
         {"run", result->header},
         {"wall_s", result->wall_s},
         {"resumed_items", result->resumed},
@@ -331,7 +322,7 @@ int run_bench_jev(const cli::Args& args) {
     if (leaderboard) print_leaderboard(*leaderboard, score, out);
     out << "\n"
         << suite->items.size() << " items in " << fixed(result->wall_s, 1) << " s on "
-        << shared->describe();
+        << result->header.value("backend", std::string());
     if (auto o = args.find("output")) out << "; written to " << *o;
     out << "\n";
     if (args.has("json")) std::cout << report.dump(2) << "\n";

@@ -297,14 +297,21 @@ bool BenchWindow::run() {
     return busy();
 }
 
-bool BenchWindow::resume(const QString& run_dir) {
-    if (busy()) return false;
-    const json meta = read_json_file(run_dir + "/run.json");
+std::optional<nlohmann::json> BenchWindow::loadRun(const QString& run_dir) {
+    if (busy()) return std::nullopt;
+    json meta = read_json_file(run_dir + "/run.json");
     if (!meta.is_object()) {
         showError(tr("%1: no run.json; not a kept run").arg(run_dir));
-        return false;
+        return std::nullopt;
     }
-    if (!selectSuite(qstr(meta.value("suite", std::string())))) return false;
+    if (!selectSuite(qstr(meta.value("suite", std::string())))) return std::nullopt;
+    return meta;
+}
+
+bool BenchWindow::resume(const QString& run_dir) {
+    const auto loaded = loadRun(run_dir);
+    if (!loaded) return false;
+    const json& meta = *loaded;
     limit_->setValue(meta.value("limit", 0));
     workers_->setValue(meta.value("workers", workers_->value()));
     const int at = profile_box_->findData(qstr(meta.value("profile", std::string())));
@@ -569,13 +576,9 @@ void BenchWindow::refreshRuns() {
 }
 
 bool BenchWindow::openRun(const QString& run_dir) {
-    if (busy()) return false;
-    const json meta = read_json_file(run_dir + "/run.json");
-    if (!meta.is_object()) {
-        showError(tr("%1: no run.json; not a kept run").arg(run_dir));
-        return false;
-    }
-    if (!selectSuite(qstr(meta.value("suite", std::string())))) return false;
+    const auto loaded = loadRun(run_dir);
+    if (!loaded) return false;
+    const json& meta = *loaded;
     auto journal = eval::read_journal((run_dir + "/journal.jsonl").toStdString());
     if (!journal) {
         showError(qstr(journal.error().message));

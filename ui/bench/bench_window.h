@@ -79,6 +79,8 @@ class BenchWindow : public QWidget {
 
   private:
     void buildLayout();
+    // A kept run's run.json, with its suite selected; nullopt (and a message) when it is not one.
+    std::optional<nlohmann::json> loadRun(const QString& run_dir);
     void refreshRuns();
     void startRun(const QString& run_dir, bool resume);
     void onProgress(const core::eval::RunProgress& progress,
