@@ -203,8 +203,16 @@ int run_sync(const cli::Args& args, const std::string& dataset, const std::strin
     return cli::kExitOk;
 }
 
+// dgem's default (a dgem checkout's benchmarks/ folder) when it is there; otherwise the public
+// items this build was made beside (../shared/data/jevbench), so the bare command runs.
+std::string default_dataset() {
+    const std::string dgem_default = "benchmarks/jevbench/jevbench_public.jsonl";
+    if (std::filesystem::exists(dgem_default)) return dgem_default;
+    return DS_JEVBENCH_DIR "/jevbench_public.jsonl";
+}
+
 int run_bench_jev(const cli::Args& args) {
-    const std::string dataset = args.get("dataset", "benchmarks/jevbench/jevbench_public.jsonl");
+    const std::string dataset = args.get("dataset", default_dataset());
     const std::filesystem::path dir = std::filesystem::path(dataset).parent_path();
     const std::string lock_path = args.get(
         "lockfile",
@@ -334,7 +342,8 @@ int run_bench_jev(const cli::Args& args) {
 DGEM_COMMAND(bench_jev) {
     std::vector<cli::OptionSpec> options = {
         {"dataset", 'd', "FILE",
-         "JevBench JSONL (default benchmarks/jevbench/jevbench_public.jsonl)"},
+         "JevBench JSONL (default benchmarks/jevbench/jevbench_public.jsonl, else the public "
+         "items beside this build)"},
         {"lockfile", 0, "FILE", "manifest.lock.json; given: the dataset's sha256 must match it"},
         {"sync", 0, "", "check the dataset against the lock and run the zero-leakage check"},
         {"from", 0, "DIR", "with --sync: take the split files from a local jevbench checkout"},

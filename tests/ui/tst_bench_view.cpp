@@ -12,6 +12,7 @@
 #include <QLineSeries>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <map>
@@ -163,6 +164,20 @@ class TestBenchView : public QObject {
                      .toString()
                      .toStdString(),
                  w.records().front().id);
+
+        // Double-clicking an item hands it to the editor as a policy: its schema and state.
+        auto* table = w.findChild<QTableView*>();
+        QVERIFY(table);
+        QSignalSpy open(&w, &ui::BenchWindow::openItemRequested);
+        Q_EMIT table->doubleClicked(table->model()->index(0, 0));
+        QCOMPARE(open.size(), 1);
+        const auto policy = nlohmann::json::parse(open.first().at(1).toString().toStdString());
+        QVERIFY(policy["schema"]["questions"].is_array());
+        QCOMPARE(policy["schema"]["questions"].size(), size_t(1));
+        const std::string shown =
+            table->model()->index(0, 0).data().toString().toStdString();  // sorted view row 0
+        QVERIFY2(open.first().at(0).toString().contains(QString::fromStdString(shown)),
+                 qPrintable(open.first().at(0).toString()));
 
         // Kept, and reopened in another window with the same scores.
         const QStringList kept = w.keptRuns();
