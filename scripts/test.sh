@@ -17,7 +17,8 @@ cmake --build build -j"$(nproc)"
 dbus-run-session -- bash scripts/with-keyring.sh ctest --test-dir build --output-on-failure -j"$(nproc)" "$@"
 
 # The sanitizer job: ASan + UBSan build of the engine and core unit tests, and a short run of each
-# libFuzzer target (DS_SKIP_SANITIZE=1 skips it; DS_FUZZ_SECONDS sets the seconds per target, default 10).
-if [ "${DS_SKIP_SANITIZE:-}" != "1" ]; then
+# libFuzzer target. Opt-in for now (DS_SANITIZE_JOB=1; DS_FUZZ_SECONDS sets the seconds per
+# target, default 10): it has not yet been timed within CI's budget on 2 cores.
+if [ "${DS_SANITIZE_JOB:-}" = "1" ]; then
   bash scripts/sanitize.sh "${DS_FUZZ_SECONDS:-10}"
 fi

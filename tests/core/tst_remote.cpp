@@ -170,6 +170,9 @@ class TestRemote : public QObject {
         core::ServerOptions o;
         o.port = 0;
         o.max_inflight = 64;
+        // Generations here are compared with unbounded local ones, and a loaded CI machine can
+        // take longer than the default GENERATION_TIMEOUT_S: no wall-time bound on these servers.
+        o.generation_timeout_s = 86400;
         o.model_name = "tiny";
         o.version = "test";
         open_ = std::make_unique<core::DecisionServer>(local_, o, engine_);

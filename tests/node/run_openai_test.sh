@@ -15,7 +15,9 @@ cp "$here/openai_client.mjs" "$work/"
 
 log="$(mktemp)"
 key="node-test-key-$$"
-API_KEY="$key" "$dgem" serve --model "$model" --port 0 >"$log" 2>"$log.err" &
+# No wall-time bound on generations here: the test compares a completion with its stream, and a
+# loaded CI machine can take longer than the server's default GENERATION_TIMEOUT_S.
+GENERATION_TIMEOUT_S=86400 API_KEY="$key" "$dgem" serve --model "$model" --port 0 >"$log" 2>"$log.err" &
 server=$!
 trap 'kill -TERM $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -f "$log" "$log.err"' EXIT
 port=""
