@@ -17,7 +17,8 @@ endif()
 add_test(NAME core_node_openai
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/node/run_openai_test.sh $<TARGET_FILE:dgem>
                  ${CMAKE_BINARY_DIR} ${DS_TINY_MODEL_DIR})
-set_tests_properties(core_node_openai PROPERTIES TIMEOUT 600)
+# Two 4-token generations on the tiny model: minutes each on a loaded 2-core machine.
+set_tests_properties(core_node_openai PROPERTIES TIMEOUT 1800)
 
 # The fuzz test talks to its in-process server with cpp-httplib's client.
 if(TARGET core_tst_server_fuzz)
