@@ -33,17 +33,6 @@ std::string eta_text(double s) {
 
 }  // namespace
 
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
-std::string pad(std::string s, size_t width) {
-    if (s.size() < width) s.resize(width, ' ');
-    return s;
-}
-
 std::string pct(double v) {
     return fixed(100 * v, 1) + "%";
 }

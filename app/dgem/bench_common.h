@@ -37,8 +37,8 @@ engine::Result<long long> int_flag(const cli::Args& args, const std::string& nam
 engine::Result<double> real_flag(const cli::Args& args, const std::string& name, double fallback,
                                  double lo, double hi);
 
-std::string fixed(double v, int digits);
-std::string pad(std::string s, size_t width);
+using cli::fixed;  // table cells, shared with decide --stats
+using cli::pad;
 std::string pct(double v);  // "63.4%"
 
 }  // namespace dgem::bench

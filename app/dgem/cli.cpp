@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <cstdio>
 #include <iostream>
 
 namespace cli {
@@ -30,13 +31,16 @@ const std::vector<std::string>& Args::all(const std::string& name) const {
 
 bool register_command(CommandSpec spec) {
     auto& r = registry();
-    auto pos = std::lower_bound(r.begin(), r.end(), spec.name,
-                                [](const CommandSpec& c, const std::string& n) { return c.name < n; });
+    auto pos =
+        std::lower_bound(r.begin(), r.end(), spec.name,
+                         [](const CommandSpec& c, const std::string& n) { return c.name < n; });
     r.insert(pos, std::move(spec));
     return true;
 }
 
-const std::vector<CommandSpec>& commands() { return registry(); }
+const std::vector<CommandSpec>& commands() {
+    return registry();
+}
 
 std::vector<OptionSpec> backend_options() {
     return {
@@ -57,21 +61,39 @@ std::vector<OptionSpec> backend_options() {
 int fail(const engine::Error& error) {
     std::cerr << "dgem: " << error.message << "\n";
     switch (error.kind) {
-        case engine::ErrorKind::BadInput: return kExitBadInput;
-        case engine::ErrorKind::Remote: return kExitRemote;
-        case engine::ErrorKind::Engine: return kExitEngine;
-        case engine::ErrorKind::Cancelled: return kExitCancelled;
+        case engine::ErrorKind::BadInput:
+            return kExitBadInput;
+        case engine::ErrorKind::Remote:
+            return kExitRemote;
+        case engine::ErrorKind::Engine:
+            return kExitEngine;
+        case engine::ErrorKind::Cancelled:
+            return kExitCancelled;
     }
     return kExitEngine;
 }
 
-int fail_bad_input(const std::string& message) { return fail(engine::bad_input(message)); }
+int fail_bad_input(const std::string& message) {
+    return fail(engine::bad_input(message));
+}
 
 engine::Result<std::pair<std::string, std::string>> parse_key_value(const std::string& arg) {
     auto eq = arg.find('=');
     if (eq == std::string::npos || eq == 0)
-        return engine::bad_input("variable '" + arg + "' is not key=value (e.g. -v ticket=\"...\")");
+        return engine::bad_input("variable '" + arg +
+                                 "' is not key=value (e.g. -v ticket=\"...\")");
     return std::make_pair(arg.substr(0, eq), arg.substr(eq + 1));
+}
+
+std::string fixed(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string pad(std::string s, size_t width) {
+    if (s.size() < width) s.resize(width, ' ');
+    return s;
 }
 
 }  // namespace cli

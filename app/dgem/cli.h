@@ -24,11 +24,11 @@ struct OptionSpec {
     char short_name = 0;     // 't', or 0
     std::string value_name;  // "FILE"; empty for a flag
     std::string help;
-    bool repeated = false;   // may be given several times (-v key=value ...)
+    bool repeated = false;  // may be given several times (-v key=value ...)
 };
 
 class Args {
-public:
+  public:
     bool has(const std::string& name) const { return values_.count(name) > 0; }
     std::string get(const std::string& name, const std::string& fallback = {}) const;
     std::optional<std::string> find(const std::string& name) const;
@@ -59,14 +59,18 @@ std::vector<OptionSpec> backend_options();
 int fail(const engine::Error& error);
 int fail_bad_input(const std::string& message);
 
+// Table cells: a number with `digits` decimals, and text padded with spaces to `width`.
+std::string fixed(double v, int digits);
+std::string pad(std::string s, size_t width);
+
 // Parses "key=value" (for -v); errors name the argument.
 engine::Result<std::pair<std::string, std::string>> parse_key_value(const std::string& arg);
 
 }  // namespace cli
 
 // Put once in each cmd_*.cpp: DGEM_COMMAND(plan) { return cli::CommandSpec{...}; }
-#define DGEM_COMMAND(id)                                                             \
-    static cli::CommandSpec dgem_command_spec_##id();                                \
-    [[maybe_unused]] static const bool dgem_command_registered_##id =                \
-        cli::register_command(dgem_command_spec_##id());                             \
+#define DGEM_COMMAND(id)                                              \
+    static cli::CommandSpec dgem_command_spec_##id();                 \
+    [[maybe_unused]] static const bool dgem_command_registered_##id = \
+        cli::register_command(dgem_command_spec_##id());              \
     static cli::CommandSpec dgem_command_spec_##id()

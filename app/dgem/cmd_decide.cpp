@@ -13,16 +13,8 @@
 
 namespace {
 
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
-std::string pad(std::string s, size_t width) {
-    if (s.size() < width) s.resize(width, ' ');
-    return s;
-}
+using cli::fixed;
+using cli::pad;
 
 void print_stats(const core::Decision& d, std::ostream& out) {
     out << pad("question", 14) << pad("answer", 22) << pad("p", 8) << pad("hesitation", 24)
