@@ -5,6 +5,7 @@
 #include "backend_factory.h"
 #include "bench_common.h"
 #include "cli.h"
+#include "core/compare.h"
 #include "core/eval_report.h"
 
 namespace {
@@ -15,6 +16,37 @@ using dgem::bench::fixed;
 using dgem::bench::pad;
 using dgem::bench::pct;
 
+std::string seconds(const std::optional<double>& s) {
+    return s ? fixed(*s, 3) + " s" : "-";
+}
+
+// The slot-vs-generative summary of a run in mode generative or both.
+void print_side_by_side(const core::compare::SuiteComparison& c, ev::RunMode mode,
+                        std::ostream& out) {
+    const bool slot = mode != ev::RunMode::Generative;
+    auto cell = [&](const std::string& text) { return pad(slot ? text : "-", 22); };
+    out << "\n"
+        << pad("", 22) << pad("slot readout", 22) << "generative JSON\n"
+        << pad("accuracy", 22)
+        << cell(pct(c.slot.accuracy) + " (" + std::to_string(c.slot.correct) + "/" +
+                std::to_string(c.slot.answers) + ")")
+        << pct(c.generative.accuracy) << " (" << c.generative.correct << "/" << c.generative.answers
+        << ")\n"
+        << pad("valid answers", 22) << cell("100% (labels only)") << pct(c.valid_share) << " ("
+        << c.generative_valid << "/" << c.generative_replies << " replies)\n"
+        << pad("latency p50", 22) << cell(seconds(c.slot.p50_s)) << seconds(c.generative.p50_s)
+        << "\n"
+        << pad("latency p95", 22) << cell(seconds(c.slot.p95_s)) << seconds(c.generative.p95_s)
+        << "\n"
+        << pad("passes (mean)", 22) << cell(fixed(c.slot.mean_passes, 1))
+        << fixed(c.generative.mean_passes, 1) << "\n"
+        << pad("completion tokens", 22) << cell("-") << fixed(c.mean_completion_tokens, 1) << "\n";
+    if (slot)
+        out << "agreement " << pct(c.agreement) << " (" << c.agreeing << " of " << c.compared
+            << " answers both gave); generative p50 latency " << fixed(c.latency_ratio, 1)
+            << "x the slot's\n";
+}
+
 int run_bench(const cli::Args& args) {
     auto path = args.find("dataset");
     if (!path)
@@ -22,10 +54,11 @@ int run_bench(const cli::Args& args) {
             "-d/--dataset SUITE is required (dgem's suite format, one JSON object a line; the "
             "shipped one is resources/suites/policies.jsonl)");
     const std::string mode = args.get("mode", "slot");
-    if (mode != "slot")
-        return cli::fail_bad_input("--mode " + mode +
-                                   ": only slot is supported so far (generative "
-                                   "comes with the comparison)");
+    const auto run_mode = ev::parse_run_mode(mode);
+    if (!run_mode)
+        return cli::fail_bad_input("-M/--mode " + mode + ": accepted are slot, generative, both");
+    auto max_tokens = dgem::bench::int_flag(args, "max-tokens", 0, 0, 4096);
+    if (!max_tokens) return cli::fail(max_tokens.error());
     auto suite = ev::load_dgem_suite(*path);
     if (!suite) return cli::fail(suite.error());
     ev::SuiteFilter filter;
@@ -39,6 +72,8 @@ int run_bench(const cli::Args& args) {
     auto settings = dgem::bench::run_settings(args, "bench.journal.jsonl");
     if (!settings) return cli::fail(settings.error());
     if (!args.has("samples")) settings->samples.reset();  // the policies' own samples setting
+    settings->mode = *run_mode;
+    settings->generative_max_tokens = static_cast<int>(*max_tokens);
     settings->extra = {{"command", "bench"}, {"dataset", *path}};
     auto ran = dgem::bench::run_on_endpoint(args, *settings, *suite, "cases");
     if (const int* code = std::get_if<int>(&ran)) return *code;
@@ -54,6 +89,12 @@ int run_bench(const cli::Args& args) {
         {"wall_s", result->wall_s},
         {"cases", ev::suite_items_json(*suite, result->records)},
         {"score", ev::to_json(score)}};
+    const bool generative = *run_mode != ev::RunMode::Slot;
+    core::compare::SuiteComparison comparison;
+    if (generative) {
+        comparison = core::compare::compare_suite(*suite, result->records);
+        report["comparison"] = comparison.to_json();
+    }
     if (auto o = args.find("output")) {
         auto w = ev::write_file_atomic(*o, report.dump(2) + "\n");
         if (!w) return cli::fail(w.error());
@@ -91,6 +132,7 @@ int run_bench(const cli::Args& args) {
         << (score.p95_s ? fixed(*score.p95_s, 3) : "-") << " s\n"
         << suite->items.size() << " cases in " << fixed(result->wall_s, 1) << " s on "
         << result->header.value("backend", std::string()) << "\n";
+    if (generative) print_side_by_side(comparison, *run_mode, out);
     if (args.has("json")) std::cout << report.dump(2) << "\n";
     return cli::kExitOk;
 }
@@ -101,7 +143,11 @@ DGEM_COMMAND(bench) {
     std::vector<cli::OptionSpec> options = {
         {"dataset", 'd', "SUITE",
          "dgem suite: one {id, domain, template, variables, expected, tier} a line"},
-        {"mode", 'M', "MODE", "slot (slot readout; generative comes with the comparison)"},
+        {"mode", 'M', "MODE",
+         "slot (slot readout), generative (generative JSON, parsed strictly) or both, side by "
+         "side"},
+        {"max-tokens", 0, "N",
+         "completion budget of the generative side (default: sized to each case's questions)"},
         {"limit", 'n', "N", "at most N cases (0: all)"},
         {"tier", 'T', "TIER", "only cases of this tier"},
     };
@@ -120,12 +166,16 @@ DGEM_COMMAND(bench) {
     return cli::CommandSpec{
         "bench",
         "run a dgem-format policy suite and score its expected answers",
-        "dgem bench -d SUITE [--local | -u URL] [-n N] [-w N] [--resume] [-o FILE] [--json]",
+        "dgem bench -d SUITE [-M slot|generative|both] [--local | -u URL] [-n N] [-w N] [--resume] "
+        "[-o FILE] [--json]",
         "Renders each case's template with its variables (templates are found relative to the\n"
         "working directory, then the suite's folder and its parent, as dgem finds them), decides,\n"
         "and compares each expected answer (option, level or yes/no name) with the prediction.\n"
         "A case passes when every expected answer matches. Finished cases go to a journal;\n"
-        "--resume continues an interrupted run.",
+        "--resume continues an interrupted run. -M generative asks each case for one JSON\n"
+        "object instead, parsed strictly (invalid replies count as wrong, with the reason);\n"
+        "-M both asks both ways and prints accuracy, validity, latency, passes and agreement\n"
+        "side by side.",
         options,
         run_bench};
 }

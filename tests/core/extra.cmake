@@ -25,3 +25,11 @@ if(TARGET core_tst_server_fuzz)
   target_link_libraries(core_tst_server_fuzz PRIVATE PkgConfig::HTTPLIB)
   set_tests_properties(core_tst_server_fuzz PROPERTIES TIMEOUT 900)
 endif()
+
+# Slot vs generative: `dgem compare` locally and through `dgem serve`, `dgem bench -M both`
+# (16-token generations on the tiny model).
+if(TARGET core_tst_compare)
+  add_dependencies(core_tst_compare dgem)
+  set_tests_properties(core_tst_compare PROPERTIES TIMEOUT 1800
+                       ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=1200000")
+endif()

@@ -27,7 +27,15 @@
 
 namespace core::eval {
 
+// What each item is asked: the slot readout (decide), generative JSON (generate, parsed strictly
+// by core::compare), or both one after the other on the same backend.
+enum class RunMode { Slot, Generative, Both };
+std::string_view to_string(RunMode mode);  // "slot", "generative", "both"
+std::optional<RunMode> parse_run_mode(std::string_view text);
+
 struct RunSettings {
+    RunMode mode = RunMode::Slot;
+    int generative_max_tokens = 0;  // 0: core::compare::generative_token_budget per item
     int workers = 1;
     double item_timeout_s = 0;      // 0: none; a timed-out attempt is cancelled and retried
     int retries = 2;                // extra attempts after a transient failure
@@ -47,6 +55,23 @@ struct QuestionRecord {
     double hesitation = 0;
 };
 
+// The generative side of one item (RunMode Generative or Both).
+struct GenerativeRecord {
+    bool ok = false;  // the generate call returned (valid or not)
+    std::string error;
+    std::string error_kind;
+    bool valid = false;
+    std::vector<std::string> reasons;  // why the reply is invalid
+    // Per ItemQuestion (item order): the suite name the reply chose, "" when it gave none.
+    std::vector<std::string> answers;
+    int passes = 0;
+    int completion_tokens = 0;
+    double latency_s = 0;
+    std::string text;  // the raw reply
+    nlohmann::json to_json() const;
+    static Result<GenerativeRecord> from_json(const nlohmann::json& j);
+};
+
 struct ItemRecord {
     std::string id;
     bool ok = false;
@@ -55,7 +80,9 @@ struct ItemRecord {
     int attempts = 0;
     double latency_s = 0;  // summed over attempts (failures included)
     uint64_t seed = 0;
-    std::vector<QuestionRecord> questions;
+    std::vector<QuestionRecord> questions;  // the slot side (empty in RunMode Generative)
+    int slot_passes = 0;                    // decoder passes of the slot side (schema steps)
+    std::optional<GenerativeRecord> generative;
 
     nlohmann::json to_json() const;
     static Result<ItemRecord> from_json(const nlohmann::json& j);

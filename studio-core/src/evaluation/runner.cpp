@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/compare.h"
 #include "core/eval_runner.h"
 #include "core/json_input.h"
 
@@ -51,6 +52,53 @@ std::string error_kind_name(const Error& e) {
             return "cancelled";
     }
     return "engine";
+}
+
+void set_error(const Error& e, std::string& error, std::string& kind) {
+    error = e.message;
+    kind = e.http_status == 408 && e.message.rfind("timed out", 0) == 0 ? "timeout"
+                                                                        : error_kind_name(e);
+}
+
+// The slot side of an item: the mean probabilities of each question with an expected answer.
+void record_slot(const SuiteItem& item, const Decision& decision, ItemRecord& rec) {
+    rec.ok = true;
+    for (const auto& iq : item.questions) {
+        const QuestionOutcome* out = nullptr;
+        for (const auto& q : decision.questions)
+            if (q.id == iq.id) out = &q;
+        if (!out || out->mean.size() != iq.names.size()) {
+            rec.ok = false;
+            rec.error = "the answer has no question \"" + iq.id + "\" with " +
+                        std::to_string(iq.names.size()) + " probabilities";
+            rec.error_kind = "remote";
+            rec.questions.clear();
+            return;
+        }
+        rec.questions.push_back({iq.id, iq.names, out->mean, out->hesitation});
+    }
+}
+
+// The generative side: the reply parsed strictly, its choices in the suite's vocabulary.
+void record_generative(const SuiteItem& item, const Schema& schema, const Generation& generation,
+                       GenerativeRecord& g) {
+    g.ok = true;
+    g.text = generation.text;
+    g.passes = generation.passes;
+    g.completion_tokens = generation.completion_tokens;
+    const compare::GenerativeAnswer parsed = compare::parse_generative_answer(schema, g.text);
+    g.valid = parsed.valid;
+    g.reasons = parsed.reasons;
+    for (const auto& iq : item.questions) {
+        std::string name;
+        for (size_t qi = 0; qi < schema.questions.size(); ++qi) {
+            const int chosen = parsed.chosen[qi];
+            if (schema.questions[qi].id == iq.id && chosen >= 0 &&
+                chosen < static_cast<int>(iq.names.size()))
+                name = iq.names[static_cast<size_t>(chosen)];
+        }
+        g.answers.push_back(name);
+    }
 }
 
 Result<void> write_all(int fd, const std::string& text, const std::string& path) {
@@ -115,6 +163,60 @@ class JournalWriter {
 
 // ---- records -----------------------------------------------------------------------------
 
+std::string_view to_string(RunMode mode) {
+    switch (mode) {
+        case RunMode::Slot:
+            return "slot";
+        case RunMode::Generative:
+            return "generative";
+        case RunMode::Both:
+            return "both";
+    }
+    return "slot";
+}
+
+std::optional<RunMode> parse_run_mode(std::string_view text) {
+    if (text == "slot") return RunMode::Slot;
+    if (text == "generative") return RunMode::Generative;
+    if (text == "both") return RunMode::Both;
+    return std::nullopt;
+}
+
+json GenerativeRecord::to_json() const {
+    json j = {{"ok", ok},
+              {"valid", valid},
+              {"reasons", reasons},
+              {"answers", answers},
+              {"passes", passes},
+              {"completion_tokens", completion_tokens},
+              {"latency_s", latency_s},
+              {"text", text}};
+    if (!ok) {
+        j["error"] = error;
+        j["error_kind"] = error_kind;
+    }
+    return j;
+}
+
+Result<GenerativeRecord> GenerativeRecord::from_json(const json& j) {
+    try {
+        GenerativeRecord g;
+        g.ok = j.at("ok").get<bool>();
+        g.valid = j.value("valid", false);
+        g.reasons = j.value("reasons", std::vector<std::string>{});
+        g.answers = j.value("answers", std::vector<std::string>{});
+        g.passes = j.value("passes", 0);
+        g.completion_tokens = j.value("completion_tokens", 0);
+        g.latency_s = j.value("latency_s", 0.0);
+        g.text = j.value("text", "");
+        g.error = j.value("error", "");
+        g.error_kind = j.value("error_kind", "");
+        return g;
+    } catch (const json::exception& e) {
+        return engine::bad_input(std::string("not a generative record (") + e.what() + ")");
+    }
+}
+
 json ItemRecord::to_json() const {
     json qs = json::array();
     for (const auto& q : questions)
@@ -122,6 +224,8 @@ json ItemRecord::to_json() const {
             {{"id", q.id}, {"names", q.names}, {"probs", q.probs}, {"hesitation", q.hesitation}});
     json j = {{"id", id},     {"ok", ok},       {"attempts", attempts}, {"latency_s", latency_s},
               {"seed", seed}, {"questions", qs}};
+    if (slot_passes > 0) j["slot_passes"] = slot_passes;
+    if (generative) j["generative"] = generative->to_json();
     if (!ok) {
         j["error"] = error;
         j["error_kind"] = error_kind;
@@ -139,6 +243,12 @@ Result<ItemRecord> ItemRecord::from_json(const json& j) {
         r.seed = j.value("seed", uint64_t{0});
         r.error = j.value("error", "");
         r.error_kind = j.value("error_kind", "");
+        r.slot_passes = j.value("slot_passes", 0);
+        if (j.contains("generative")) {
+            auto g = GenerativeRecord::from_json(j["generative"]);
+            if (!g) return g.error();
+            r.generative = std::move(g.value());
+        }
         for (const auto& q : j.at("questions")) {
             QuestionRecord qr;
             qr.id = q.at("id").get<std::string>();
@@ -271,6 +381,7 @@ Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progr
                    {"item_ids_sha256", sha256_hex(ids)},
                    {"settings",
                     {{"seed", settings_.seed},
+                     {"mode", std::string(to_string(settings_.mode))},
                      {"samples", samples_json(settings_.samples)},
                      {"workers", workers},
                      {"item_timeout_s", settings_.item_timeout_s},
@@ -305,6 +416,9 @@ Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progr
                 if (hs.value("samples", json()) != header["settings"]["samples"])
                     return mismatch("settings.samples", hs.value("samples", json()),
                                     header["settings"]["samples"]);
+                const json was_mode = hs.value("mode", json("slot"));
+                if (was_mode != header["settings"]["mode"])
+                    return mismatch("settings.mode", was_mode, header["settings"]["mode"]);
                 fresh = false;
                 header["started_utc"] = h.value("started_utc", header["started_utc"]);
                 header["resumed_utc"] = utc_now();
@@ -373,6 +487,53 @@ Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progr
         }
     });
 
+    // One backend call with the run's retries of transient failures, item timeout and cancel.
+    // Returns the last attempt's result, or nothing when the run was cancelled meanwhile.
+    auto with_retries = [&](auto&& call, int& attempts, double& latency_s) {
+        using R = decltype(call(std::declval<const CancelToken&>()));
+        std::optional<R> last;
+        for (int attempt = 0; attempt <= std::max(0, settings_.retries); ++attempt) {
+            if (attempt > 0) {
+                const double wait = settings_.retry_backoff_s * std::pow(2.0, attempt - 1);
+                const auto until = Clock::now() + std::chrono::duration<double>(wait);
+                while (Clock::now() < until && !cancel.cancelled() && !halt.load())
+                    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            }
+            if (cancel.cancelled() || halt.load()) return std::optional<R>();
+            Attempt a;
+            if (settings_.item_timeout_s > 0) {
+                a.has_deadline = true;
+                a.deadline =
+                    Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(settings_.item_timeout_s));
+            }
+            {
+                std::lock_guard<std::mutex> lock(amu);
+                inflight.insert(&a);
+            }
+            attempts++;
+            const auto t0 = Clock::now();
+            R r = call(a.token);
+            latency_s += seconds_since(t0);
+            {
+                std::lock_guard<std::mutex> lock(amu);
+                inflight.erase(&a);
+            }
+            if (a.timed_out.load()) {
+                Error e = engine::remote_error("timed out after " +
+                                               std::to_string(settings_.item_timeout_s) + " s");
+                e.http_status = 408;
+                last.emplace(std::move(e));
+                continue;
+            }
+            if (cancel.cancelled() || halt.load()) return std::optional<R>();
+            const bool again = !r.ok() && transient(r.error());
+            last.emplace(std::move(r));
+            if (!again) break;
+        }
+        return last;
+    };
+
     std::atomic<size_t> next{0};
     auto work = [&] {
         for (;;) {
@@ -388,79 +549,39 @@ Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progr
             if (settings_.samples) request.schema.samples = *settings_.samples;
             request.state = item.state;
             request.seed = rec.seed;
-            std::optional<Decision> decision;
-            Error last;
-            bool run_cancelled = false;
-            for (int attempt = 0; attempt <= std::max(0, settings_.retries); ++attempt) {
-                if (attempt > 0) {
-                    const double wait = settings_.retry_backoff_s * std::pow(2.0, attempt - 1);
-                    const auto until = Clock::now() + std::chrono::duration<double>(wait);
-                    while (Clock::now() < until && !cancel.cancelled() && !halt.load())
-                        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-                }
-                if (cancel.cancelled() || halt.load()) {
-                    run_cancelled = true;
-                    break;
-                }
-                Attempt a;
-                if (settings_.item_timeout_s > 0) {
-                    a.has_deadline = true;
-                    a.deadline =
-                        Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                           std::chrono::duration<double>(settings_.item_timeout_s));
-                }
-                {
-                    std::lock_guard<std::mutex> lock(amu);
-                    inflight.insert(&a);
-                }
-                rec.attempts++;
-                const auto t0 = Clock::now();
-                auto r = backend_->decide(request, {}, a.token);
-                rec.latency_s += seconds_since(t0);
-                {
-                    std::lock_guard<std::mutex> lock(amu);
-                    inflight.erase(&a);
-                }
-                if (a.timed_out.load()) {
-                    last = engine::remote_error("timed out after " +
-                                                std::to_string(settings_.item_timeout_s) + " s");
-                    last.http_status = 408;
-                    continue;
-                }
-                if (cancel.cancelled() || halt.load()) {
-                    run_cancelled = true;
-                    break;
-                }
-                if (r.ok()) {
-                    decision = std::move(r.value());
-                    break;
-                }
-                last = r.error();
-                if (!transient(last)) break;
+            if (settings_.mode != RunMode::Generative) {
+                rec.slot_passes = std::max(1, request.schema.steps);
+                auto r = with_retries(
+                    [&](const CancelToken& token) { return backend_->decide(request, {}, token); },
+                    rec.attempts, rec.latency_s);
+                if (!r) return;  // cancelled: not recorded, a resume runs it again
+                if (r->ok())
+                    record_slot(item, r->value(), rec);
+                else
+                    set_error(r->error(), rec.error, rec.error_kind);
             }
-            if (run_cancelled) return;  // not recorded: a resume runs it again
-            if (decision) {
-                rec.ok = true;
-                for (const auto& iq : item.questions) {
-                    const QuestionOutcome* out = nullptr;
-                    for (const auto& q : decision->questions)
-                        if (q.id == iq.id) out = &q;
-                    if (!out || out->mean.size() != iq.names.size()) {
-                        rec.ok = false;
-                        rec.error = "the answer has no question \"" + iq.id + "\" with " +
-                                    std::to_string(iq.names.size()) + " probabilities";
-                        rec.error_kind = "remote";
-                        rec.questions.clear();
-                        break;
-                    }
-                    rec.questions.push_back({iq.id, iq.names, out->mean, out->hesitation});
+            if (settings_.mode != RunMode::Slot) {
+                GenerateRequest ask =
+                    compare::generative_request(request.schema, request.state, rec.seed);
+                if (settings_.generative_max_tokens > 0)
+                    ask.max_tokens = settings_.generative_max_tokens;
+                GenerativeRecord g;
+                int attempts = 0;
+                auto r = with_retries(
+                    [&](const CancelToken& token) { return backend_->generate(ask, {}, token); },
+                    attempts, g.latency_s);
+                if (!r) return;
+                if (r->ok())
+                    record_generative(item, request.schema, r->value(), g);
+                else
+                    set_error(r->error(), g.error, g.error_kind);
+                if (settings_.mode == RunMode::Generative) {
+                    rec.attempts = attempts;
+                    rec.ok = g.ok;
+                    rec.error = g.error;
+                    rec.error_kind = g.error_kind;
                 }
-            } else {
-                rec.ok = false;
-                rec.error = last.message;
-                rec.error_kind = last.http_status == 408 && last.message.rfind("timed out", 0) == 0
-                                     ? "timeout"
-                                     : error_kind_name(last);
+                rec.generative = std::move(g);
             }
             std::lock_guard<std::mutex> lock(mu);
             auto w = writer.append(rec.to_json());
