@@ -14,6 +14,19 @@ std::vector<cli::OptionSpec> local_engine_options() {
     };
 }
 
+std::vector<cli::OptionSpec> endpoint_options() {
+    std::vector<cli::OptionSpec> options;
+    for (auto o : cli::backend_options()) {
+        if (o.long_name == "model")
+            o.help =
+                "with --local: the model folder (default: the tiny model); else the model name "
+                "sent to the server";
+        options.push_back(o);
+    }
+    for (auto& o : local_engine_options()) options.push_back(o);
+    return options;
+}
+
 namespace {
 
 engine::Result<std::unique_ptr<core::Backend>> make_local_backend(const cli::Args& args) {

@@ -14,6 +14,10 @@ namespace dgem {
 // cli::backend_options().
 std::vector<cli::OptionSpec> local_engine_options();
 
+// What every command that runs on a backend takes: cli::backend_options() (with -m/--model
+// explained for --local as well) followed by local_engine_options().
+std::vector<cli::OptionSpec> endpoint_options();
+
 // The backend the flags ask for. --local: the local engine on --model DIR (default: the tiny
 // model built with the project). Errors name the flag and what is accepted.
 engine::Result<std::unique_ptr<core::Backend>> make_backend(const cli::Args& args);

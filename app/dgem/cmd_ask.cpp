@@ -107,14 +107,7 @@ DGEM_COMMAND(ask) {
         {"seed", 0, "N", "sampling seed"},
         {"stream", 0, "", "stream the answer as it is generated (server-sent events)"},
     };
-    for (auto o : cli::backend_options()) {
-        if (o.long_name == "model")
-            o.help =
-                "with --local: the model folder (default: the tiny model); else the model name "
-                "sent to the server";
-        options.push_back(o);
-    }
-    for (auto& o : dgem::local_engine_options()) options.push_back(o);
+    for (auto& o : dgem::endpoint_options()) options.push_back(o);
     return cli::CommandSpec{
         "ask",
         "generate text from a prompt (remote OpenAI chat, or --local)",

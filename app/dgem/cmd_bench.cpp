@@ -155,14 +155,7 @@ DGEM_COMMAND(bench) {
         if (o.long_name == "samples") o.help = "reads per question (default: each policy's own)";
         options.push_back(o);
     }
-    for (auto& o : cli::backend_options()) {
-        if (o.long_name == "model")
-            o.help =
-                "with --local: the model folder (default: the tiny model); else the model "
-                "name sent to the server";
-        options.push_back(o);
-    }
-    for (auto& o : dgem::local_engine_options()) options.push_back(o);
+    for (auto& o : dgem::endpoint_options()) options.push_back(o);
     return cli::CommandSpec{
         "bench",
         "run a dgem-format policy suite and score its expected answers",

@@ -365,14 +365,7 @@ DGEM_COMMAND(bench_jev) {
         {"leaderboard", 0, "FILE", "leaderboard_v14.json (default: beside the dataset)"},
     };
     for (auto& o : dgem::bench::runner_options()) options.push_back(o);
-    for (auto& o : cli::backend_options()) {
-        if (o.long_name == "model")
-            o.help =
-                "with --local: the model folder (default: the tiny model); else the model "
-                "name sent to the server";
-        options.push_back(o);
-    }
-    for (auto& o : dgem::local_engine_options()) options.push_back(o);
+    for (auto& o : dgem::endpoint_options()) options.push_back(o);
     return cli::CommandSpec{
         "bench-jev",
         "JevBench v1.4 on any backend, scored as upstream scores it",

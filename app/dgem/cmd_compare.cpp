@@ -101,14 +101,7 @@ int run_compare(const cli::Args& args) {
 
 DGEM_COMMAND(compare) {
     auto options = dgem::decision_options();
-    for (auto& o : cli::backend_options()) {
-        if (o.long_name == "model")
-            o.help =
-                "with --local: the model folder (default: the tiny model); else the model name "
-                "sent to the server";
-        options.push_back(o);
-    }
-    for (auto& o : dgem::local_engine_options()) options.push_back(o);
+    for (auto& o : dgem::endpoint_options()) options.push_back(o);
     options.push_back({"max-tokens", 0, "N",
                        "completion budget of the generative side (default: sized to the "
                        "questions, 32..256)"});

@@ -89,14 +89,7 @@ int run_decide(const cli::Args& args) {
 
 DGEM_COMMAND(decide) {
     auto options = dgem::decision_options();
-    for (auto& o : cli::backend_options()) {
-        if (o.long_name == "model")
-            o.help =
-                "with --local: the model folder (default: the tiny model); else the model name "
-                "sent to the server";
-        options.push_back(o);
-    }
-    for (auto& o : dgem::local_engine_options()) options.push_back(o);
+    for (auto& o : dgem::endpoint_options()) options.push_back(o);
     options.push_back({"json", 0, "", "print {\"answers\", \"diagnostics\"} as JSON"});
     return cli::CommandSpec{
         "decide",

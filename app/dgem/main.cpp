@@ -10,7 +10,8 @@
 namespace {
 
 void print_general_help() {
-    std::cout << "dgem " DS_VERSION " - single-pass structured decisions with DiffusionGemma\n\n"
+    std::cout << "dgem " DS_VERSION
+                 " - single-pass structured decisions with DiffusionGemma\n\n"
                  "Usage: dgem COMMAND [options]\n\nCommands:\n";
     for (const auto& c : cli::commands()) {
         std::string name = c.name;
@@ -47,7 +48,8 @@ const cli::OptionSpec* find_option(const cli::CommandSpec& c, const std::string&
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-        if (args.size() >= 2) args = {args[1], "--help"};
+        if (args.size() >= 2)
+            args = {args[1], "--help"};
         else {
             print_general_help();
             return args.empty() ? cli::kExitBadInput : cli::kExitOk;
@@ -77,7 +79,8 @@ int main(int argc, char** argv) {
             parsed.positional.insert(parsed.positional.end(), args.begin() + i + 1, args.end());
             break;
         }
-        if (a.size() > 1 && a[0] == '-' && !(a.size() > 1 && std::isdigit(static_cast<unsigned char>(a[1])))) {
+        if (a.size() > 1 && a[0] == '-' &&
+            !(a.size() > 1 && std::isdigit(static_cast<unsigned char>(a[1])))) {
             std::string key = a, inline_value;
             bool has_inline = false;
             if (auto eq = a.find('='); a.rfind("--", 0) == 0 && eq != std::string::npos) {
@@ -92,7 +95,8 @@ int main(int argc, char** argv) {
                                            " --help'");
             auto& slot = parsed.values_[o->long_name];
             if (o->value_name.empty()) {
-                if (has_inline) return cli::fail_bad_input("option --" + o->long_name + " takes no value");
+                if (has_inline)
+                    return cli::fail_bad_input("option --" + o->long_name + " takes no value");
                 slot.push_back("true");
             } else if (has_inline) {
                 slot.push_back(inline_value);

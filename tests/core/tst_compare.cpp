@@ -17,6 +17,7 @@
 
 #include "core/compare.h"
 #include "core/schema.h"
+#include "serve_process.h"
 
 using nlohmann::json;
 namespace cmp = core::compare;
@@ -248,6 +249,16 @@ class TestCompare : public QObject {
                  c.generation_error.c_str());
         QVERIFY(QString::fromStdString(c.generation_error).contains("HTTP 404"));
         QCOMPARE(c.latency_ratio(), 0.0);
+
+        // Too long for the model's context: said so, with the engine's figures.
+        c = cmp::build_comparison(
+            s, decision_with({1, 1, 1}), 20.0,
+            engine::bad_input("generate: prompt (9000 tokens) + 1 canvas(es) of 64 tokens "
+                              "exceeds the model's context of 8192 tokens"),
+            1.0);
+        QVERIFY(QString::fromStdString(c.generation_error)
+                    .startsWith("the questions cannot be asked generatively on this model"));
+        QVERIFY(QString::fromStdString(c.generation_error).contains("8192"));
     }
 
     void suiteFigures() {
@@ -325,17 +336,7 @@ class TestCompare : public QObject {
         QVERIFY(a["generative"]["completion_tokens"].get<int>() <= 16);
 
         QProcess serve;
-        serve.setProcessEnvironment(env());
-        serve.start(QStringLiteral(DS_BIN_DIR "/dgem"),
-                    {"serve", "--model", DS_TINY_MODEL_DIR, "--device", "cpu", "--port", "0"});
-        QVERIFY(serve.waitForStarted());
-        QString port, seen;
-        for (int i = 0; i < 600 && port.isEmpty(); ++i) {
-            serve.waitForReadyRead(100);
-            seen += QString::fromUtf8(serve.readAllStandardOutput());
-            auto m = QRegularExpression("listening on http://[^:]+:(\\d+)").match(seen);
-            if (m.hasMatch()) port = m.captured(1);
-        }
+        const QString port = start_dgem_serve(serve, env());
         QVERIFY2(!port.isEmpty(), serve.readAllStandardError().constData());
         auto remote = dgem(QStringList{"compare", "-u", "http://127.0.0.1:" + port + "/v1",
                                        "--protocol", "chat", "--json"} +

@@ -19,6 +19,7 @@
 #include "core/eval_runner.h"
 #include "core/eval_score.h"
 #include "core/eval_suite.h"
+#include "serve_process.h"
 
 using nlohmann::json;
 namespace ev = core::eval;
@@ -124,17 +125,7 @@ class TestEvaluationE2E : public QObject {
 
         // The same through the real `dgem serve` on loopback.
         QProcess serve;
-        serve.setProcessEnvironment(env());
-        serve.start(QStringLiteral(DS_BIN_DIR "/dgem"),
-                    {"serve", "--model", DS_TINY_MODEL_DIR, "--device", "cpu", "--port", "0"});
-        QVERIFY(serve.waitForStarted());
-        QString port, seen;
-        for (int i = 0; i < 600 && port.isEmpty(); ++i) {
-            serve.waitForReadyRead(100);
-            seen += QString::fromUtf8(serve.readAllStandardOutput());
-            auto m = QRegularExpression("listening on http://[^:]+:(\\d+)").match(seen);
-            if (m.hasMatch()) port = m.captured(1);
-        }
+        const QString port = start_dgem_serve(serve, env());
         QVERIFY2(!port.isEmpty(), serve.readAllStandardError().constData());
         t.restart();
         auto remote = dgem({"bench-jev", "-d", kDataset, "-w", "2", "-o", file("serve.json"), "-u",

@@ -63,6 +63,8 @@ std::string generative_error_message(const engine::Error& error) {
         return "this endpoint has no generative route: generative JSON needs an "
                "OpenAI-compatible POST /v1/chat/completions, and " +
                error.message;
+    if (error.message.find("exceeds the model's context") != std::string::npos)
+        return "the questions cannot be asked generatively on this model: " + error.message;
     return error.message;
 }
 
