@@ -1,9 +1,13 @@
-// trace_forward: the reference tests' window into one encoder + decoder pass (CPU backend).
+// trace_forward: the reference tests' window into one encoder + decoder pass (CPU backend);
+// trace_generation_pass: the same for one pass of the generation loop.
 
 #include "engine/debug_trace.h"
 
 #include "backend/compute_backend.h"
+#include "driver/drivers.h"
+#include "model/config.h"
 #include "model/weights.h"
+#include "util/thread_pool.h"
 
 namespace engine {
 
@@ -54,6 +58,45 @@ Result<ForwardTrace> trace_forward(const std::filesystem::path& model_dir,
     auto decoded = be.decode(**cache, batch, never);
     if (!decoded) return decoded.error();
     if (auto r = be.logits(**decoded, trace.logits); !r) return r.error();
+    return trace;
+}
+
+Result<GenerationPassTrace> trace_generation_pass(const std::filesystem::path& model_dir,
+                                                  const GenerationRequest& request, int canvas,
+                                                  int step, int threads) {
+    auto weights = model::load_model_weights(model_dir);
+    if (!weights) return weights.error();
+    auto defaults = model::load_generation_config(model_dir / "generation_config.json");
+    if (!defaults) return defaults.error();
+    auto tokenizer = Tokenizer::load(model_dir / "tokenizer.json");
+    if (!tokenizer) return tokenizer.error();
+    auto backend = backend::make_cpu_backend(weights.value(), threads);
+    if (!backend) return backend.error();
+    util::ThreadPool pool(threads);
+
+    GenerationPassTrace trace;
+    trace.prompt_length = static_cast<int>(request.prompt_ids.size());
+    trace.vocab_size = (*backend)->config().vocab_size;
+    trace.canvas = canvas;
+    trace.step = step;
+    bool seen = false;
+    const driver::DenoisingObserver keep = [&](const driver::DenoisingPass& pass) {
+        if (pass.canvas != canvas || pass.step != step) return;
+        seen = true;
+        trace.width = pass.width;
+        trace.ids.assign(pass.ids.begin(), pass.ids.end());
+        trace.self_conditioning.assign(pass.self_conditioning.begin(),
+                                       pass.self_conditioning.end());
+        trace.logits.assign(pass.logits.begin(), pass.logits.end());
+    };
+    auto result = driver::generate(**backend, pool, defaults.value(),
+                                   (*backend)->config().max_position_embeddings, tokenizer.value(),
+                                   request, {}, CancelToken{}, keep);
+    if (!result) return result.error();
+    if (!seen)
+        return bad_input("trace_generation_pass: the loop never ran step " + std::to_string(step) +
+                         " of canvas " + std::to_string(canvas));
+    trace.result = std::move(result).value();
     return trace;
 }
 

@@ -1,6 +1,6 @@
 // The CPU engine on a real tiny model folder (real loader, real tokenizer): slot reads,
 // batching and determinism, the encoder's causal and sliding-window rules, self-conditioning,
-// generation and cancellation.
+// generation (and its canvas sizing) and cancellation.
 
 // engine::CanvasRow has a member named `slots`: keep Qt's keywords out of the way.
 #define QT_NO_KEYWORDS
@@ -341,6 +341,60 @@ class TestEngineForward : public QObject {
             std::vector<TokenId>(stopped->tokens.begin(), stopped->tokens.end()),
             std::vector<TokenId>(r->tokens.begin(),
                                  r->tokens.begin() + static_cast<long>(stopped->tokens.size())));
+    }
+
+    // Without an explicit canvas_length the canvas is min(config canvas_length, max_new_tokens)
+    // wide: one canvas of N for N < 256 (the reference with canvas_length = N), ceil(N / 256)
+    // canvases of 256 above; the answer is cut at N. Deterministic per seed.
+    void generationSizesTheCanvas() {
+        QCOMPARE(engine_->info().canvas_length, 256);
+        engine::GenerationRequest g;
+        g.prompt_ids = chat_;
+        g.seed = 7;
+        g.max_steps = 2;
+        g.max_new_tokens = 32;
+        g.stop_ids = {999999};  // never produced: every canvas runs all its steps
+        auto r = engine_->generate(g, {}, {});
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
+        QCOMPARE(r->canvas_length, 32);
+        QCOMPARE(r->canvases, 1);
+        QCOMPARE(r->steps, 2);
+        QCOMPARE(r->tokens.size(), size_t(32));
+        auto again = engine_->generate(g, {}, {});
+        QVERIFY(again.ok());
+        QCOMPARE(again->tokens, r->tokens);
+        g.seed = 8;
+        auto other = engine_->generate(g, {}, {});
+        QVERIFY(other.ok() && other->tokens != r->tokens);
+
+        // Past the model's canvas: canvases of 256, the last one cut.
+        g.max_new_tokens = 300;
+        g.max_steps = 1;
+        auto longer = engine_->generate(g, {}, {});
+        QVERIFY2(longer.ok(), longer.ok() ? "" : longer.error().message.c_str());
+        QCOMPARE(longer->canvas_length, 256);
+        QCOMPARE(longer->canvases, 2);
+        QCOMPARE(longer->tokens.size(), size_t(300));
+
+        // An explicit canvas_length still wins.
+        g.max_new_tokens = 20;
+        g.canvas_length = 16;
+        auto explicit_width = engine_->generate(g, {}, {});
+        QVERIFY(explicit_width.ok());
+        QCOMPARE(explicit_width->canvas_length, 16);
+        QCOMPARE(explicit_width->canvases, 2);
+        QCOMPARE(explicit_width->tokens.size(), size_t(20));
+
+        // The context check counts the sized canvas, not the model's 256 (refused before any
+        // encoding, so the long prompt costs nothing).
+        g.canvas_length = 0;
+        g.max_new_tokens = 41;
+        g.prompt_ids = long_prompt(engine_->info().max_context - 40);
+        auto refused = engine_->generate(g, {}, {});
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().kind, engine::ErrorKind::BadInput);
+        QVERIFY2(QString::fromStdString(refused.error().message).contains("1 canvas(es) of 41"),
+                 refused.error().message.c_str());
     }
 
     void generationCancels() {

@@ -2,7 +2,8 @@
 // written from the transformers source) on the tiny model (build/models/tiny) with a real
 // tokenized chat prompt longer than the tiny model's sliding window and three canvas rows:
 // encoder K/V of every layer, decoder logits at every canvas position, slot log-probabilities
-// (Engine::read_slots) and one self-conditioned step, each to a max abs difference of 1e-4 (fp32).
+// (Engine::read_slots), one self-conditioned step, and one pass of the generation loop at the
+// canvas width it sizes for a 32-token answer, each to a max abs difference of 1e-4 (fp32).
 // A last case runs the reference with a deliberate error (DGEM_REF_PERTURB=1) and checks that the
 // same comparison sees it, so a passing run means agreement rather than an insensitive test.
 
@@ -139,13 +140,20 @@ class TestReference : public QObject {
 
     // Writes the request for the reference and runs it; returns its arrays.
     std::map<QString, Array> run_reference(const QString& name, bool perturb) {
+        return run_reference(name, request_json(request_), previous_logits_, perturb);
+    }
+
+    // The same for any request; `previous_logits` [rows*W*vocab] goes to the reference's
+    // self-conditioned step (its sc_logits output).
+    std::map<QString, Array> run_reference(const QString& name, QJsonObject req,
+                                           const std::vector<float>& previous_logits,
+                                           bool perturb) {
         const QString dir = tmp_.filePath(name);
-        QJsonObject req = request_json(request_);
-        req["previous_logits"] = "previous_logits.f32";
-        QFile pf(tmp_.filePath("previous_logits.f32"));
+        req["previous_logits"] = name + "-previous_logits.f32";
+        QFile pf(tmp_.filePath(name + "-previous_logits.f32"));
         if (!pf.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(pf.fileName()));
-        pf.write(reinterpret_cast<const char*>(previous_logits_.data()),
-                 qint64(previous_logits_.size() * sizeof(float)));
+        pf.write(reinterpret_cast<const char*>(previous_logits.data()),
+                 qint64(previous_logits.size() * sizeof(float)));
         pf.close();
         QFile rf(tmp_.filePath("request.json"));
         if (!rf.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(rf.fileName()));
@@ -335,6 +343,44 @@ class TestReference : public QObject {
         // The self-conditioning signal must actually change the logits, or its check proves little.
         QVERIFY2(max_abs_diff(first_->logits, sc_->logits) > 1e-2,
                  "self-conditioning left the logits unchanged");
+    }
+
+    // One pass of the generation loop itself (Engine::generate's code, not a hand-built batch)
+    // at the canvas width it picks for max_new_tokens 32 without an explicit canvas_length: 32
+    // positions, not the config's 256. Step 2 of the first canvas, so the pass reads the
+    // self-conditioning logits of step 1 (divided by step 1's temperature) and a canvas of
+    // sampled and re-noised ids; the reference runs the same decoder step from the same inputs.
+    void generationPassMatchesReference() {
+        engine::GenerationRequest g;
+        g.prompt_ids = prompt_;
+        g.seed = 11;
+        g.max_new_tokens = 32;
+        g.max_steps = 2;  // temperatures 0.8, 0.6: the loop ends after the traced pass
+        auto traced = engine::trace_generation_pass(model_dir_, g, 0, 2, kThreads);
+        QVERIFY2(traced.ok(), traced.ok() ? "" : traced.error().message.c_str());
+        const engine::GenerationPassTrace& t = traced.value();
+        QCOMPARE(t.width, 32);
+        QCOMPARE(t.result.canvas_length, 32);
+        QCOMPARE(t.result.canvases, 1);
+        const size_t n = size_t(t.width) * size_t(t.vocab_size);
+        QCOMPARE(t.ids.size(), size_t(t.width));
+        QCOMPARE(t.self_conditioning.size(), n);
+        QCOMPARE(t.logits.size(), n);
+
+        QJsonArray prompt, ids;
+        for (TokenId id : prompt_) prompt.append(id);
+        for (TokenId id : t.ids) ids.append(id);
+        const QJsonObject req{
+            {"prompt_ids", prompt}, {"canvases", QJsonArray{ids}}, {"full_logits", false}};
+        const auto ref = run_reference("generation", req, t.self_conditioning, false);
+        QVERIFY2(!ref.empty(), "the PyTorch reference failed (see the warning above)");
+        const auto sc = ref.find("sc_logits");
+        QVERIFY2(sc != ref.end(), "reference output lacks sc_logits");
+        QCOMPARE(sc->second.shape, (std::vector<int64_t>{1, t.width, t.vocab_size}));
+        const double d = max_abs_diff(t.logits, sc->second.data);
+        qInfo("generation pass (canvas 0, step 2, W %d): logits max abs diff %.3g (tolerance %.0e)",
+              t.width, d, kTolerance);
+        QVERIFY2(d <= kTolerance, "the generation loop's decoder logits differ from the reference");
     }
 
     // The same comparison against a reference with one sign flipped (decoder layer 0's attention

@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "engine/engine.h"
 #include "engine/result.h"
 #include "engine/tokenizer.h"
 
@@ -36,5 +37,27 @@ Result<ForwardTrace> trace_forward(const std::filesystem::path& model_dir,
                                    const std::vector<std::vector<TokenId>>& canvases,
                                    const std::vector<float>* previous_logits = nullptr,
                                    int threads = 0);
+
+// One decoder pass of the generation loop, exactly as Engine::generate runs it.
+struct GenerationPassTrace {
+    int prompt_length = 0;
+    int width = 0;  // the canvas width W the loop chose
+    int vocab_size = 0;
+    int canvas = 0, step = 0;  // which pass: canvas 0-based, step 1-based
+    std::vector<TokenId> ids;  // [W] the canvas fed to the decoder
+    // [W][vocab] the pass's self-conditioning input: the previous step's logits divided by its
+    // temperature; empty on a canvas's first step.
+    std::vector<float> self_conditioning;
+    std::vector<float> logits;  // [W][vocab] the pass's soft-capped logits (before / T)
+    GenerationResult result;    // the whole generation
+};
+
+// Runs the generation loop of `request` on the CPU backend over a model folder (its config,
+// generation_config.json and tokenizer.json, as Engine::open reads them) and keeps pass `step`
+// of canvas `canvas`. Errors when the loop never runs that pass. threads <= 0: all hardware
+// threads.
+Result<GenerationPassTrace> trace_generation_pass(const std::filesystem::path& model_dir,
+                                                  const GenerationRequest& request, int canvas,
+                                                  int step, int threads = 0);
 
 }  // namespace engine

@@ -72,7 +72,9 @@ struct GenerationRequest {
     std::vector<TokenId> prompt_ids;
     int max_new_tokens = 256;
     uint64_t seed = 0;
-    // 0 or empty: take the values from the model's generation_config.json.
+    // 0 or empty: take the values from the model's generation_config.json. canvas_length 0:
+    // min(config.json canvas_length, max_new_tokens), i.e. one canvas of max_new_tokens when
+    // that is shorter than the model's canvas (the reference run with that canvas_length).
     int canvas_length = 0;
     int max_steps = 0;
     std::vector<TokenId> stop_ids;
@@ -94,6 +96,7 @@ struct GenerationResult {
     std::string text;
     int steps = 0;                // denoising steps over all canvases
     int canvases = 0;
+    int canvas_length = 0;        // the canvas width W every canvas had
     bool stopped_on_stop_id = false;
     bool stopped_on_time_limit = false;  // GenerationRequest::time_limit_s ran out first
     double encode_ms = 0, decode_ms = 0, total_ms = 0;

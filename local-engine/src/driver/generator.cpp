@@ -8,6 +8,20 @@
 //     before stays <= bound (so at least one); x = accepted ? s : fresh noise; sc = z;
 //     stop when a equals the last `stability_threshold` argmax canvases and mean(H) < threshold;
 //   commit a; finish when it holds a stop id (cut there), else encode it and go on.
+//
+// Canvas width W (MODEL-SPEC section 7 says "for each canvas of 256": 256 is config.json's
+// canvas_length, C). The reference reads W from the model config, runs ceil(max_new_tokens / W)
+// canvases and never trims a canvas, so any W is a legal run of the same model. Rule:
+//   W = request.canvas_length when the request sets one, else min(C, max_new_tokens);
+//   canvases = ceil(max_new_tokens / W); the answer is cut at the first stop id, then at
+//   max_new_tokens.
+// So a request for N < C new tokens is one canvas of N positions: exactly the reference run with
+// canvas_length = N in config.json (not the C-wide canvas cut to N: the bidirectional decoder
+// sees N positions, not C). N >= C is unchanged: ceil(N / C) canvases of C. Every canvas
+// position gets the full-vocabulary head (sampling, entropy and the next step's
+// self-conditioning need the whole row); the encoder runs no head. Context: prompt +
+// canvases * W <= max_context; the KV cache holds the prompt and every committed canvas but the
+// last, P + (canvases - 1) * W tokens.
 
 #include <algorithm>
 #include <atomic>
@@ -69,14 +83,19 @@ PositionStats position_stats(const float* z, int64_t V, double u, float* scratch
 Result<GenerationResult> generate(backend::ComputeBackend& backend, util::ThreadPool& pool,
                                   const model::GenerationDefaults& defaults, int max_context,
                                   const Tokenizer& tokenizer, const GenerationRequest& request,
-                                  const GenerationProgress& progress, const CancelToken& cancel) {
+                                  const GenerationProgress& progress, const CancelToken& cancel,
+                                  const DenoisingObserver& observer) {
     const auto t_start = std::chrono::steady_clock::now();
     const model::ModelConfig& c = backend.config();
     const int64_t V = c.vocab_size;
-    const int W = request.canvas_length > 0 ? request.canvas_length : c.canvas_length;
     const int steps = request.max_steps > 0 ? request.max_steps : defaults.max_denoising_steps;
     const int max_new =
         request.max_new_tokens > 0 ? request.max_new_tokens : defaults.max_new_tokens;
+    if (max_new <= 0) return bad_input("generate: max_new_tokens must be positive");
+    // The canvas width rule of the header comment: explicit, else min(config, max_new_tokens).
+    const int W =
+        request.canvas_length > 0 ? request.canvas_length : std::min(c.canvas_length, max_new);
+    if (W <= 0) return bad_input("generate: the canvas length must be positive");
     std::vector<TokenId> stop_ids = request.stop_ids;
     if (stop_ids.empty()) stop_ids = defaults.eos_token_ids;
     if (stop_ids.empty()) stop_ids = c.eos_token_ids;
@@ -90,6 +109,7 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
                          " tokens");
 
     GenerationResult result;
+    result.canvas_length = W;
     const bool bounded = request.time_limit_s > 0;
     const auto deadline =
         t_start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -106,6 +126,7 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
     std::vector<PositionStats> stats(static_cast<size_t>(W));
     std::vector<double> draws(static_cast<size_t>(W));
     std::vector<std::vector<float>> scratch;  // one exp buffer per pool chunk
+    std::vector<float> observed_sc;           // the observer's copy of a pass's sc input
     for (int ci = 0; ci < canvases; ++ci) {
         for (auto& id : x) id = static_cast<TokenId>(rng.below(static_cast<uint32_t>(V)));
         bool have_sc = false;
@@ -121,8 +142,11 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
             batch.self_conditioning_logits = have_sc ? z.data() : nullptr;
             auto decoded = backend.decode(**cache, batch, cancel);
             if (!decoded) return decoded.error();
+            // logits() overwrites z, this pass's sc input: the observer gets a copy.
+            if (observer) observed_sc.assign(have_sc ? z.begin() : z.end(), z.end());
             if (auto r = backend.logits(**decoded, z); !r) return r.error();
             result.decode_ms += ms_since(t0);
+            if (observer) observer(DenoisingPass{ci, steps - n + 1, W, x, observed_sc, z});
 
             const double temperature = defaults.t_min + (defaults.t_max - defaults.t_min) *
                                                             (static_cast<double>(n) / steps);
