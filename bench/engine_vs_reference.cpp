@@ -1,10 +1,17 @@
 // bench-engine_vs_reference: the local engine against the independent PyTorch reference
-// (tests/reference/diffusion_gemma_ref.py) on one decision-shaped workload, in the same run:
-// a 512-token prompt encoded once, 3 questions, 4 noise draws (4 canvas rows of 32), slot readout.
-// Prints both latencies and their ratio, the engine's achieved GFLOP/s against an OpenBLAS sgemm
-// peak measured here, and the peak memory of each side. Load time is excluded on both sides.
+// (tests/reference/diffusion_gemma_ref.py), both pinned to the same thread count, in the same run:
+//  * decision: a 512-token prompt encoded once, 3 questions, 4 noise draws (4 canvas rows of 32),
+//    slot readout. Prints both latencies and their ratio, the engine's achieved GFLOP/s against an
+//    OpenBLAS sgemm peak measured here, and the peak memory of each side.
+//  * generation: one denoising pass as the generation loop runs it (one decoder pass over a
+//    W-wide canvas with self-conditioning logits from a previous pass, plus the full soft-capped
+//    logits of every position), after the same prompt. W is the sized canvas of a 32-token answer
+//    (min(config canvas_length, max_new_tokens), --gen-width); prints engine vs reference and
+//    their ratio, and the engine's pass at the config's canvas_length (the old fixed canvas).
+// Load time (and the prompt's encoding, for generation) is excluded on both sides.
 //
 // Usage: bench-engine_vs_reference [--model DIR] [--threads N] [--repeat K] [--prompt-tokens P]
+//                                  [--gen-width W]
 // Without --model it makes (once) the `small` preset with `dgem make-tiny-model`.
 
 #include <cblas.h>
@@ -24,7 +31,9 @@
 #include <thread>
 #include <vector>
 
+#include "backend/compute_backend.h"  // the generation pass drives the CPU backend directly
 #include "engine/engine.h"
+#include "model/weights.h"
 
 namespace fs = std::filesystem;
 using engine::TokenId;
@@ -39,6 +48,7 @@ struct Options {
     int prompt_tokens = 512;
     int canvas_width = 32;
     int draws = 4;
+    int gen_width = 32;  // the sized canvas of a 32-token answer
 };
 
 double ms_since(Clock::time_point start) {
@@ -66,9 +76,12 @@ Options parse_options(int argc, char** argv) {
             o.repeat = std::max(1, std::stoi(value()));
         else if (a == "--prompt-tokens")
             o.prompt_tokens = std::max(8, std::stoi(value()));
+        else if (a == "--gen-width")
+            o.gen_width = std::max(1, std::stoi(value()));
         else
             die("unknown option " + a +
-                "; accepted: --model DIR, --threads N, --repeat K, --prompt-tokens P");
+                "; accepted: --model DIR, --threads N, --repeat K, --prompt-tokens P, "
+                "--gen-width W");
     }
     if (o.threads <= 0)
         o.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -292,6 +305,82 @@ nlohmann::json run_reference(const fs::path& model_dir, const Workload& w, const
     return nlohmann::json::parse(out);
 }
 
+struct PassTiming {
+    double wall_ms = 1e300, cpu_ms = 0;
+};
+
+// The generation pass on the engine's CPU backend: the prompt encoded once, a first pass over a
+// seeded noise canvas of `width` (no self-conditioning) whose logits / 0.8 (step 1 of 48's
+// temperature) become the self-conditioning input, then `repeat` timed passes of decode with
+// that input + full logits (one untimed warm-up first). `sc_out` receives the input, for the
+// reference.
+PassTiming engine_generation_pass(engine::backend::ComputeBackend& be,
+                                  const std::vector<TokenId>& prompt, int width, int repeat,
+                                  std::vector<TokenId>& ids_out, std::vector<float>* sc_out) {
+    const int vocab = be.config().vocab_size;
+    engine::CancelToken cancel;
+    auto cache = be.create_cache(static_cast<int>(prompt.size()));
+    if (!cache) die("engine create_cache: " + cache.error().message);
+    if (auto r = be.encode(**cache, prompt, cancel); !r) die("engine encode: " + r.error().message);
+    std::mt19937_64 rng(uint64_t(4242 + width));
+    std::uniform_int_distribution<TokenId> noise(0, vocab - 1);
+    ids_out.resize(size_t(width));
+    for (auto& id : ids_out) id = noise(rng);
+    engine::backend::DecodeBatch batch;
+    batch.rows = 1;
+    batch.width = width;
+    batch.ids = ids_out;
+    std::vector<float> sc, z;
+    {
+        auto first = be.decode(**cache, batch, cancel);
+        if (!first) die("engine decode: " + first.error().message);
+        if (auto r = be.logits(**first, sc); !r) die("engine logits: " + r.error().message);
+        for (float& v : sc) v /= 0.8f;
+    }
+    batch.self_conditioning_logits = sc.data();
+    PassTiming best;
+    for (int rep = 0; rep < repeat + 1; ++rep) {
+        const double c0 = cpu_seconds();
+        const auto t0 = Clock::now();
+        auto decoded = be.decode(**cache, batch, cancel);
+        if (!decoded) die("engine decode: " + decoded.error().message);
+        if (auto r = be.logits(**decoded, z); !r) die("engine logits: " + r.error().message);
+        const double ms = ms_since(t0), cpu_ms = (cpu_seconds() - c0) * 1e3;
+        if (rep > 0 && ms < best.wall_ms) best = {ms, cpu_ms};
+    }
+    if (sc_out) *sc_out = std::move(sc);
+    return best;
+}
+
+nlohmann::json run_reference_generation(const fs::path& model_dir,
+                                        const std::vector<TokenId>& prompt,
+                                        const std::vector<TokenId>& ids,
+                                        const std::vector<float>& sc, const Options& o) {
+    const std::string tag = "dgem-bench-gen-" + std::to_string(::getpid());
+    const fs::path req = fs::temp_directory_path() / (tag + ".json");
+    const fs::path prev = fs::temp_directory_path() / (tag + ".f32");
+    std::ofstream(prev, std::ios::binary)
+        .write(reinterpret_cast<const char*>(sc.data()),
+               static_cast<std::streamsize>(sc.size() * sizeof(float)));
+    nlohmann::json j;
+    j["prompt_ids"] = prompt;
+    j["canvases"] = nlohmann::json::array({ids});
+    j["previous_logits"] = prev.string();
+    std::ofstream(req) << j.dump();
+    const fs::path script =
+        fs::path(DS_SOURCE_DIR) / "tests" / "reference" / "diffusion_gemma_ref.py";
+    const std::string cmd = "/usr/bin/python3 " + sh_quote(script.string()) + " --model " +
+                            sh_quote(model_dir.string()) + " --input " + sh_quote(req.string()) +
+                            " --bench-generation --threads " + std::to_string(o.threads) +
+                            " --repeat " + std::to_string(o.repeat);
+    int rc = 0;
+    const std::string out = run_capture(cmd, &rc);
+    fs::remove(req);
+    fs::remove(prev);
+    if (rc != 0) die("the PyTorch reference failed (exit " + std::to_string(rc) + "): " + cmd);
+    return nlohmann::json::parse(out);
+}
+
 // CPU seconds (user + system, all threads) this process has used so far.
 double cpu_seconds() {
     rusage u{};
@@ -374,5 +463,40 @@ int main(int argc, char** argv) {
         "%.1f GFLOP/s (OpenBLAS, %d threads); per CPU-second: engine %.1f vs sgemm %.1f (%.1f%%)\n",
         flops / 1e9, engine_gflops, 100.0 * engine_gflops / peak.wall_gflops, peak.wall_gflops,
         o.threads, engine_cpu_gflops, peak.cpu_gflops, 100.0 * engine_cpu_gflops / peak.cpu_gflops);
+
+    // Generation: one denoising pass, sized canvas vs the reference, then the config's canvas.
+    auto weights = engine::model::load_model_weights(model_dir);
+    if (!weights) die("engine weights: " + weights.error().message);
+    auto backend = engine::backend::make_cpu_backend(weights.value(), o.threads);
+    if (!backend) die("engine backend: " + backend.error().message);
+    const int config_width = eng.info().canvas_length;
+    std::vector<TokenId> gen_ids;
+    std::vector<float> gen_sc;
+    const PassTiming sized = engine_generation_pass(**backend, w.request.prompt_ids, o.gen_width,
+                                                    o.repeat, gen_ids, &gen_sc);
+    const nlohmann::json gref =
+        run_reference_generation(model_dir, w.request.prompt_ids, gen_ids, gen_sc, o);
+    gen_sc = {};
+    std::vector<TokenId> wide_ids;
+    const PassTiming wide = engine_generation_pass(**backend, w.request.prompt_ids, config_width,
+                                                   o.repeat, wide_ids, nullptr);
+    const double gref_ms = gref.at("pass_ms"), gref_cpu_ms = gref.at("cpu_ms");
+    std::printf(
+        "generation: one pass (self-conditioned decoder + full %d-wide logits) after the prompt, "
+        "%d threads\n",
+        eng.info().vocab_size, o.threads);
+    std::printf("engine    : %9.2f ms wall, %9.2f ms CPU per pass at W %d\n", sized.wall_ms,
+                sized.cpu_ms, o.gen_width);
+    std::printf("reference : %9.2f ms wall, %9.2f ms CPU per pass at W %d, peak RSS %.1f MiB\n",
+                gref_ms, gref_cpu_ms, o.gen_width, gref.at("peak_rss_mib").get<double>());
+    std::printf(
+        "ratio     : engine is %.2fx faster than the reference in wall time, %.2fx in CPU "
+        "time\n",
+        gref_ms / sized.wall_ms, gref_cpu_ms / std::max(sized.cpu_ms, 1e-9));
+    std::printf(
+        "canvas    : engine %9.2f ms wall (%.2f ms CPU) per pass at the config's W %d vs %.2f ms "
+        "(%.2f ms CPU) at W %d: %.2fx\n",
+        wide.wall_ms, wide.cpu_ms, config_width, sized.wall_ms, sized.cpu_ms, o.gen_width,
+        wide.wall_ms / sized.wall_ms);
     return 0;
 }
