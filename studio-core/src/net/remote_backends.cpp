@@ -139,7 +139,10 @@ Result<Generation> RemoteBackend::generate(const GenerateRequest& request,
     body["max_tokens"] = request.max_tokens;
     body["seed"] = request.seed;
     if (request.temperature) body["temperature"] = *request.temperature;
-    if (options_.stream) body["stream"] = true;
+    if (options_.stream) {
+        body["stream"] = true;
+        body["stream_options"] = {{"include_usage", true}};  // token counts and steps at the end
+    }
 
     const std::string url = chat_completions_url(options_.url);
     report(progress, "waiting for server");
@@ -173,6 +176,7 @@ Result<Generation> RemoteBackend::generate(const GenerateRequest& request,
                 g.prompt_tokens = event["usage"].value("prompt_tokens", g.prompt_tokens);
                 g.completion_tokens =
                     event["usage"].value("completion_tokens", g.completion_tokens);
+                g.passes = event["usage"].value("diffusion_steps", g.passes);
             }
             if (!event.contains("choices") || !event["choices"].is_array() ||
                 event["choices"].empty())
@@ -230,6 +234,7 @@ Result<Generation> RemoteBackend::generate(const GenerateRequest& request,
         if (c.contains("usage") && c["usage"].is_object()) {
             g.prompt_tokens = c["usage"].value("prompt_tokens", 0);
             g.completion_tokens = c["usage"].value("completion_tokens", 0);
+            g.passes = c["usage"].value("diffusion_steps", 0);  // our servers' extension
         }
     }
     if (g.finish_reason.empty()) g.finish_reason = "stop";
@@ -434,7 +439,8 @@ Result<Decision> VllmStructuredBackend::decide(const DecideRequest& request,
 
     // reads[group][slot] -> one SlotRead per row of that group
     std::vector<std::vector<std::vector<SlotRead>>> reads(plan->groups.size());
-    for (size_t g = 0; g < plan->groups.size(); ++g) reads[g].resize(plan->groups[g].answer_slots.size());
+    for (size_t g = 0; g < plan->groups.size(); ++g)
+        reads[g].resize(plan->groups[g].answer_slots.size());
     int rows_done = 0;
 
     auto read_row = [&](const PlanRow& row) -> Result<void> {

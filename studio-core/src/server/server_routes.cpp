@@ -116,6 +116,15 @@ std::string wire_finish(const std::string& reason) {
     return reason;
 }
 
+// OpenAI's usage object, plus diffusion_steps: the decoder passes the generation took (clients
+// that do not know the field ignore it; Decision Studio's comparison reports it).
+ojson usage_of(const Generation& g) {
+    return {{"prompt_tokens", g.prompt_tokens},
+            {"completion_tokens", g.completion_tokens},
+            {"total_tokens", g.prompt_tokens + g.completion_tokens},
+            {"diffusion_steps", g.passes}};
+}
+
 std::string role_of(const ojson& message) {
     return message.is_object() && message.contains("role") && message["role"].is_string()
                ? message["role"].get<std::string>()
@@ -353,10 +362,7 @@ void Routes::generative_form(const ojson& body, httplib::Response& res) {
                      ojson::array({ojson{{"index", 0},
                                          {"message", {{"role", "assistant"}, {"content", g->text}}},
                                          {"finish_reason", wire_finish(g->finish_reason)}}})},
-                    {"usage",
-                     {{"prompt_tokens", g->prompt_tokens},
-                      {"completion_tokens", g->completion_tokens},
-                      {"total_tokens", g->prompt_tokens + g->completion_tokens}}}};
+                    {"usage", usage_of(*g)}};
         if (g->finish_reason == "time_limit")  // vLLM's field for why it stopped
             reply["choices"][0]["stop_reason"] = "time_limit";
         set_server_timing(res, ms);
@@ -368,74 +374,68 @@ void Routes::generative_form(const ojson& body, httplib::Response& res) {
     auto backend = backend_;
     auto held = std::make_shared<AdmissionGate::Ticket>(std::move(*admission));
     res.set_header("Cache-Control", "no-cache");
-    res.set_chunked_content_provider(
-        "text/event-stream", [backend, request, held, model, id, created, include_usage,
-                              log = options_.access_log](size_t, httplib::DataSink& sink) {
-            auto chunk = [&](const ojson& delta, const ojson& finish) {
-                ojson c{{"id", id},
-                        {"object", "chat.completion.chunk"},
-                        {"created", created},
-                        {"model", model},
-                        {"choices",
-                         ojson::array(
-                             {ojson{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}})}};
-                const std::string line = "data: " + dump_safe(c) + "\n\n";
-                return sink.write(line.data(), line.size());
-            };
-            engine::CancelToken cancel;
-            chunk({{"role", "assistant"}, {"content", ""}}, nullptr);
-            std::string sent;
-            auto progress = [&](const Progress& p) {
-                if (p.text_delta.empty() || p.stage == "done") return;
-                sent += p.text_delta;
-                if (!chunk({{"content", p.text_delta}}, nullptr))
-                    cancel.cancel();  // client went away
-            };
-            // The provider runs outside httplib's handler: an exception here is caught, logged
-            // under an id and reported by that id as the stream's error event.
-            Result<Generation> g = engine::engine_error("no generation");
-            try {
-                g = backend->generate(request, progress, cancel);
-            } catch (const std::exception& e) {
-                const std::string eid = new_error_id();
-                log_internal_error(log, eid, std::string("streamed generation: ") + e.what());
-                g = engine::engine_error("internal server error (error id " + eid +
-                                         "; the server's log has the details)");
-            } catch (...) {
-                const std::string eid = new_error_id();
-                log_internal_error(log, eid, "streamed generation: unknown exception");
-                g = engine::engine_error("internal server error (error id " + eid + ")");
-            }
-            if (!g) {
-                const std::string line =
-                    "data: " +
-                    dump_safe(json{
-                        {"error", {{"message", g.error().message}, {"type", "server_error"}}}}) +
-                    "\n\n";
+    res.set_chunked_content_provider("text/event-stream", [backend, request, held, model, id,
+                                                           created, include_usage,
+                                                           log = options_.access_log](
+                                                              size_t, httplib::DataSink& sink) {
+        auto chunk = [&](const ojson& delta, const ojson& finish) {
+            ojson c{
+                {"id", id},
+                {"object", "chat.completion.chunk"},
+                {"created", created},
+                {"model", model},
+                {"choices",
+                 ojson::array({ojson{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}})}};
+            const std::string line = "data: " + dump_safe(c) + "\n\n";
+            return sink.write(line.data(), line.size());
+        };
+        engine::CancelToken cancel;
+        chunk({{"role", "assistant"}, {"content", ""}}, nullptr);
+        std::string sent;
+        auto progress = [&](const Progress& p) {
+            if (p.text_delta.empty() || p.stage == "done") return;
+            sent += p.text_delta;
+            if (!chunk({{"content", p.text_delta}}, nullptr)) cancel.cancel();  // client went away
+        };
+        // The provider runs outside httplib's handler: an exception here is caught, logged
+        // under an id and reported by that id as the stream's error event.
+        Result<Generation> g = engine::engine_error("no generation");
+        try {
+            g = backend->generate(request, progress, cancel);
+        } catch (const std::exception& e) {
+            const std::string eid = new_error_id();
+            log_internal_error(log, eid, std::string("streamed generation: ") + e.what());
+            g = engine::engine_error("internal server error (error id " + eid +
+                                     "; the server's log has the details)");
+        } catch (...) {
+            const std::string eid = new_error_id();
+            log_internal_error(log, eid, "streamed generation: unknown exception");
+            g = engine::engine_error("internal server error (error id " + eid + ")");
+        }
+        if (!g) {
+            const std::string line =
+                "data: " +
+                dump_safe(
+                    json{{"error", {{"message", g.error().message}, {"type", "server_error"}}}}) +
+                "\n\n";
+            sink.write(line.data(), line.size());
+        } else {
+            if (g->text.size() > sent.size() && g->text.compare(0, sent.size(), sent) == 0)
+                chunk({{"content", g->text.substr(sent.size())}}, nullptr);
+            chunk(ojson::object(), wire_finish(g->finish_reason));
+            if (include_usage) {
+                ojson u{
+                    {"id", id},       {"object", "chat.completion.chunk"}, {"created", created},
+                    {"model", model}, {"choices", ojson::array()},         {"usage", usage_of(*g)}};
+                const std::string line = "data: " + dump_safe(u) + "\n\n";
                 sink.write(line.data(), line.size());
-            } else {
-                if (g->text.size() > sent.size() && g->text.compare(0, sent.size(), sent) == 0)
-                    chunk({{"content", g->text.substr(sent.size())}}, nullptr);
-                chunk(ojson::object(), wire_finish(g->finish_reason));
-                if (include_usage) {
-                    ojson u{{"id", id},
-                            {"object", "chat.completion.chunk"},
-                            {"created", created},
-                            {"model", model},
-                            {"choices", ojson::array()},
-                            {"usage",
-                             {{"prompt_tokens", g->prompt_tokens},
-                              {"completion_tokens", g->completion_tokens},
-                              {"total_tokens", g->prompt_tokens + g->completion_tokens}}}};
-                    const std::string line = "data: " + dump_safe(u) + "\n\n";
-                    sink.write(line.data(), line.size());
-                }
             }
-            static const std::string done = "data: [DONE]\n\n";
-            sink.write(done.data(), done.size());
-            sink.done();
-            return true;
-        });
+        }
+        static const std::string done = "data: [DONE]\n\n";
+        sink.write(done.data(), done.size());
+        sink.done();
+        return true;
+    });
 }
 
 // The vLLM structured-read extension (PROTOCOLS section 5): one read of the caller's canvas.
