@@ -213,4 +213,11 @@ engine::Result<nlohmann::json> parse_json_input(std::string_view text, std::stri
     return out;
 }
 
+std::string valid_utf8(std::string text) {
+    if (invalid_utf8_at(text) == std::string_view::npos) return text;
+    const std::string quoted = nlohmann::json(std::move(text))
+                                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return nlohmann::json::parse(quoted).get<std::string>();
+}
+
 }  // namespace core

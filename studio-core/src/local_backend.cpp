@@ -6,6 +6,7 @@
 
 #include "core/canvas_plan.h"
 #include "core/chat_template.h"
+#include "core/json_input.h"
 #include "core/read_stats.h"
 #include "engine/engine.h"
 
@@ -182,7 +183,7 @@ Result<Generation> LocalBackend::generate(const GenerateRequest& request,
         cancel);
     if (!result) return result.error();
     Generation out;
-    out.text = result->text;
+    out.text = valid_utf8(result->text);  // a canvas may end inside a character
     out.passes = result->steps;
     out.completion_tokens = static_cast<int>(result->tokens.size());
     out.prompt_tokens = static_cast<int>(g.prompt_ids.size());

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "core/compare.h"
+#include "core/json_input.h"
 #include "core/schema.h"
 #include "serve_process.h"
 
@@ -186,6 +187,16 @@ class TestCompare : public QObject {
         QVERIFY2(reasons(a).contains(reason), qPrintable(reasons(a)));
         // An invalid reply answers nothing, whatever parts of it were usable.
         QCOMPARE(a.chosen, (std::vector<int>{-1, -1, -1}));
+    }
+
+    // A local generation may end inside a character; its text is what a server's JSON carries.
+    void localTextIsValidUtf8() {
+        QCOMPARE(core::valid_utf8("plain"), std::string("plain"));
+        QCOMPARE(core::valid_utf8("a\xff b\xe2\x82"), std::string("a\xEF\xBF\xBD b\xEF\xBF\xBD"));
+        const std::string cut = "caf\xc3";
+        QCOMPARE(core::valid_utf8(cut),
+                 json::parse(json(cut).dump(-1, ' ', false, json::error_handler_t::replace))
+                     .get<std::string>());
     }
 
     void promptNamesEveryQuestion() {

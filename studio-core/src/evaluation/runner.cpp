@@ -144,7 +144,8 @@ class JournalWriter {
     }
     Result<void> append(const json& record) {
         if (fd_ < 0) return {};
-        auto r = write_all(fd_, record.dump() + "\n", path_);
+        auto r = write_all(fd_, record.dump(-1, ' ', false, json::error_handler_t::replace) + "\n",
+                           path_);
         if (!r) return r;
         if (::fsync(fd_) != 0)
             return engine::bad_input(path_ + ": fsync failed (" + std::strerror(errno) + ")");
