@@ -35,8 +35,12 @@ Result<void> read_rows(engine::Engine& engine, const CanvasPlan& plan, int group
                        const CancelToken& cancel) {
     engine::SlotReadRequest request = to_request(plan, group, rows);
     if (request.rows.empty()) return {};
+    const auto called = std::chrono::steady_clock::now();
     auto result = engine.read_slots(request, cancel);
     if (!result) return result.error();
+    // The engine runs one call at a time: what the call took beyond its own work was a wait.
+    timings.queue_ms += std::max(0.0, ms_since(called) - result->timings.encode_ms -
+                                          result->timings.decode_ms - result->timings.readout_ms);
     if (result->rows.size() != request.rows.size())
         return engine::engine_error("the engine returned " + std::to_string(result->rows.size()) +
                                     " rows for " + std::to_string(request.rows.size()) +
@@ -172,6 +176,7 @@ Result<Generation> LocalBackend::generate(const GenerateRequest& request,
     g.seed = request.seed;
     g.time_limit_s = request.time_limit_s;
     report(progress, "encoding", -1);
+    const auto called = std::chrono::steady_clock::now();
     auto result = engine_->generate(
         g,
         [&](const engine::GenerationStep& step) {
@@ -189,6 +194,7 @@ Result<Generation> LocalBackend::generate(const GenerateRequest& request,
     out.prompt_tokens = static_cast<int>(g.prompt_ids.size());
     out.timings.encode_ms = result->encode_ms;
     out.timings.decode_ms = result->decode_ms;
+    out.timings.queue_ms = std::max(0.0, ms_since(called) - result->total_ms);
     out.timings.total_ms = ms_since(started);
     out.finish_reason = result->stopped_on_stop_id      ? "stop"
                         : result->stopped_on_time_limit ? "time_limit"

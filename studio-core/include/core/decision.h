@@ -20,6 +20,9 @@ struct Timings {
     double decode_ms = 0;
     double readout_ms = 0;
     double network_ms = 0;  // remote backends: wall time minus the server's reported time
+    // Time the call waited behind other calls for the same engine (the local engine runs one at
+    // a time): part of total_ms, but not of this call's own latency.
+    double queue_ms = 0;
     double total_ms = 0;
 };
 
@@ -27,19 +30,19 @@ struct Timings {
 struct QuestionOutcome {
     std::string id;
     QuestionType type = QuestionType::Noul;
-    std::vector<std::string> labels;        // yes/no, A.., 1..
-    std::vector<std::string> alternatives;  // what each label means
+    std::vector<std::string> labels;            // yes/no, A.., 1..
+    std::vector<std::string> alternatives;      // what each label means
     std::vector<std::vector<double>> per_read;  // p_k over labels, one row per read
     std::vector<double> mean;                   // average of per_read
     int winner = 0;                             // index into labels
     double confidence = 0;
-    double entropy = 0;     // nats
-    double hesitation = 0;  // entropy / ln |labels|
+    double entropy = 0;                   // nats
+    double hesitation = 0;                // entropy / ln |labels|
     std::optional<double> stderr_winner;  // only with n > 1
-    double agreement = 1;   // share of reads whose own argmax is the winner
-    int pos = -1;           // slot position in its canvas (diagnostics)
-    double label_mass = 0;  // mean over reads
-    bool argmax_is_label = true;  // in every read
+    double agreement = 1;                 // share of reads whose own argmax is the winner
+    int pos = -1;                         // slot position in its canvas (diagnostics)
+    double label_mass = 0;                // mean over reads
+    bool argmax_is_label = true;          // in every read
     bool isolated = false;
     Hesitation hesitation_class() const;
 };

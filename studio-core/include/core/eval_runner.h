@@ -78,7 +78,9 @@ struct ItemRecord {
     std::string error;       // when !ok
     std::string error_kind;  // bad_input, remote, engine, timeout, cancelled
     int attempts = 0;
-    double latency_s = 0;  // summed over attempts (failures included)
+    // Summed over attempts (failures included); a successful call's wait behind other calls on
+    // the same local engine (Timings::queue_ms) is not counted.
+    double latency_s = 0;
     uint64_t seed = 0;
     std::vector<QuestionRecord> questions;  // the slot side (empty in RunMode Generative)
     int slot_passes = 0;                    // decoder passes of the slot side (schema steps)

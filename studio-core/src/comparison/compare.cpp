@@ -119,14 +119,14 @@ Comparison run_comparison(Backend& backend, const DecideRequest& request,
                           const CancelToken& cancel) {
     auto t0 = std::chrono::steady_clock::now();
     Result<Decision> slot = backend.decide(request, progress, cancel);
-    const double slot_ms = ms_since(t0);
+    const double slot_ms = ms_since(t0) - (slot ? slot->timings.queue_ms : 0.0);
 
     GenerateRequest ask = generative_request(request.schema, request.state, request.seed);
     if (options.max_tokens > 0) ask.max_tokens = options.max_tokens;
     t0 = std::chrono::steady_clock::now();
     Result<Generation> generation = cancel.cancelled() ? Result<Generation>(engine::cancelled())
                                                        : backend.generate(ask, progress, cancel);
-    const double generation_ms = ms_since(t0);
+    const double generation_ms = ms_since(t0) - (generation ? generation->timings.queue_ms : 0.0);
     Comparison c = build_comparison(request.schema, slot, slot_ms, generation, generation_ms);
     if (c.backend.empty()) c.backend = backend.describe();
     return c;

@@ -515,7 +515,9 @@ Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progr
             attempts++;
             const auto t0 = Clock::now();
             R r = call(a.token);
-            latency_s += seconds_since(t0);
+            // Its own time: a wait behind another worker's call on the same engine is not latency.
+            latency_s += std::max(
+                0.0, seconds_since(t0) - (r.ok() ? r.value().timings.queue_ms / 1000 : 0.0));
             {
                 std::lock_guard<std::mutex> lock(amu);
                 inflight.erase(&a);
