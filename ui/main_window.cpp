@@ -29,6 +29,7 @@
 
 #include "ui/canvas/canvas_model.h"
 #include "ui/canvas/canvas_view.h"
+#include "ui/compare/compare_window.h"
 #include "ui/editor/policy_document.h"
 #include "ui/editor/policy_form.h"
 #include "ui/editor/source_editor.h"
@@ -69,6 +70,13 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     connect(&backend_watcher_, &QFutureWatcherBase::finished, this, [this] {
         auto result = backend_watcher_.result();
         if (!result) {
+            if (compare_pending_) {
+                compare_pending_ = false;
+                backend_profile_.clear();
+                compare_view_->showError(QString::fromStdString(result.error().message));
+                updateActions();
+                return;
+            }
             run_pending_ = false;
             onFailed(result.error());
             return;
@@ -76,6 +84,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
         backend_ = result.value();
         runner_->setBackend(backend_);
         if (run_pending_) startDecide();
+        if (compare_pending_) startCompare();
     });
     connect(&tokenizer_watcher_, &QFutureWatcherBase::finished, this,
             [this] { canvas_model_->setTokenizer(tokenizer_watcher_.result()); });
@@ -308,6 +317,12 @@ void MainWindow::buildActions() {
     run_ = run_menu->addAction(tr("&Run decision"), this, [this] { run(); });
     run_->setShortcuts(
         {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    compare_ = run_menu->addAction(tr("Compare slot vs &generative"), this, [this] { compare(); });
+    compare_->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return),
+                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Enter)});
+    compare_->setToolTip(
+        tr("Answer the policy both ways on the active endpoint: the slot readout (one pass) "
+           "and generative JSON, side by side"));
     cancel_ = run_menu->addAction(tr("&Cancel"), this, &MainWindow::cancelRun);
     cancel_->setShortcut(QKeySequence(Qt::Key_Escape));
     cancel_->setEnabled(false);
@@ -344,6 +359,7 @@ void MainWindow::buildActions() {
     QToolBar* bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
     bar->addAction(run_);
+    bar->addAction(compare_);
     bar->addAction(cancel_);
     bar->addSeparator();
     bar->addAction(undo);
@@ -382,6 +398,19 @@ BenchWindow* MainWindow::showBench() {
     return bench_;
 }
 
+CompareWindow* MainWindow::showCompare() {
+    if (!compare_view_) {
+        compare_view_ = new CompareWindow(this);
+        compare_view_->setWindowFlag(Qt::Window);
+        compare_view_->resize(1400, 900);
+        connect(compare_view_, &CompareWindow::busyChanged, this, &MainWindow::updateActions);
+        connect(compare_view_, &CompareWindow::rerunRequested, this, [this] { compare(); });
+    }
+    compare_view_->show();
+    compare_view_->raise();
+    return compare_view_;
+}
+
 void MainWindow::openUnsaved(const QString& name, const QString& source) {
     if (!maybeSave()) return;
     document_->load(name, QString(), source, nlohmann::json::object());
@@ -395,6 +424,8 @@ void MainWindow::openUnsaved(const QString& name, const QString& source) {
 
 void MainWindow::activeProfileChanged() {
     runner_->cancel();
+    if (compare_view_) compare_view_->cancel();
+    compare_pending_ = false;
     backend_.reset();
     backend_profile_.clear();
     runner_->setBackend(nullptr);
@@ -548,9 +579,16 @@ void MainWindow::updateTitle() {
                              .arg(name, document_->isModified() ? QStringLiteral("*") : QString()));
 }
 
+bool MainWindow::busy() const {
+    return runner_->busy() || backend_watcher_.isRunning() ||
+           (compare_view_ && compare_view_->busy());
+}
+
 void MainWindow::updateActions() {
-    const bool busy = runner_->busy() || backend_watcher_.isRunning();
-    run_->setEnabled(!busy && document_->valid() && document_->schema().has_value());
+    const bool busy = this->busy();
+    const bool runnable = document_->valid() && document_->schema().has_value();
+    run_->setEnabled(!busy && runnable);
+    compare_->setEnabled(!busy && runnable);
     cancel_->setEnabled(busy);
     const PolicyEntry* e = library_->entry(library_->indexOfPath(document_->path()));
     const bool user = e && !e->shipped;
@@ -569,7 +607,7 @@ bool MainWindow::run() {
         results_view_->showError(tr("The policy does not render: %1").arg(document_->firstError()));
         return false;
     }
-    if (runner_->busy() || backend_watcher_.isRunning()) return false;
+    if (busy()) return false;
     const core::EndpointProfile* profile = endpoints_.activeProfile();
     if (!profile) {
         results_view_->showError(tr("No endpoint: add one in Endpoints (Ctrl+E)."));
@@ -597,21 +635,77 @@ bool MainWindow::run() {
     return true;
 }
 
-void MainWindow::startDecide() {
-    run_pending_ = false;
+core::DecideRequest MainWindow::currentRequest() const {
     core::DecideRequest request;
     request.schema = *document_->schema();
     // The run reads the canvas the canvas view shows: its layout and seed.
     request.schema.layout = canvas_model_->layout();
     request.state = document_->state();
     request.seed = runSeed();
+    return request;
+}
+
+void MainWindow::startDecide() {
+    run_pending_ = false;
     results_view_->showProgress(tr("Starting"), -1);
-    if (!runner_->decide(request))
+    if (!runner_->decide(currentRequest()))
         results_view_->showError(tr("No backend for the active endpoint."));
     updateActions();
 }
 
+bool MainWindow::compare() {
+    form_->commitInstructions();
+    CompareWindow* view = showCompare();
+    if (!document_->valid() || !document_->schema()) {
+        view->showError(tr("The policy does not render: %1").arg(document_->firstError()));
+        return false;
+    }
+    if (busy()) return false;
+    const core::EndpointProfile* profile = endpoints_.activeProfile();
+    if (!profile) {
+        view->showError(tr("No endpoint: add one in Endpoints (Ctrl+E)."));
+        return false;
+    }
+    run_policy_ = document_->name();
+    if (backend_ && backend_profile_ == profile->name) {
+        startCompare();
+        return view->busy();
+    }
+    // The same backend a run uses, built off the UI thread.
+    auto secrets = core::read_profile_secrets(*profile, core::process_environment());
+    if (!secrets) {
+        view->showError(QString::fromStdString(secrets.error().message));
+        return false;
+    }
+    compare_pending_ = true;
+    backend_profile_ = profile->name;
+    view->showPreparing(profile->remote() ? tr("Connecting") : tr("Preparing the engine"));
+    backend_watcher_.setFuture(QtConcurrent::run(
+        [p = *profile, s = secrets.value()] { return core::make_profile_backend(p, s); }));
+    updateActions();
+    return true;
+}
+
+void MainWindow::startCompare() {
+    compare_pending_ = false;
+    const core::EndpointProfile* p = endpoints_.activeProfile();
+    CompareWindow* view = showCompare();
+    view->start(backend_, currentRequest(), options_.compare, run_policy_,
+                p ? QString::fromStdString(p->summary()) : QString());
+    updateActions();
+}
+
 void MainWindow::cancelRun() {
+    if (compare_view_ && (compare_view_->busy() || compare_pending_)) {
+        // A comparison (or the backend it waits for): the backend build goes on, unused.
+        compare_pending_ = false;
+        if (compare_view_->busy())
+            compare_view_->cancel();
+        else
+            compare_view_->showError(tr("Cancelled."));
+        updateActions();
+        return;
+    }
     if (!runner_->busy() && !backend_watcher_.isRunning()) return;
     run_pending_ = false;
     runner_->cancel();

@@ -2,14 +2,16 @@
 // Decision Studio's main window: the policy library, the policy editor (form and source views
 // of one document, the variables panel), results and the canvas view; the active endpoint in the
 // status bar. Runs go through a BackendRunner, so the UI thread never waits on the engine or the
-// network. Geometry, splitters, the last policy and the endpoint profiles (never secrets) are
-// kept in QSettings.
+// network; Compare (Ctrl+Shift+Return) answers the same policy both ways, slot readout and
+// generative JSON, in the Compare view. Geometry, splitters, the last policy and the endpoint
+// profiles (never secrets) are kept in QSettings.
 
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <memory>
 
 #include "core/backend_runner.h"
+#include "core/compare.h"
 #include "core/endpoint_profiles.h"
 #include "engine/tokenizer.h"
 #include "ui/bench/bench_window.h"
@@ -25,6 +27,7 @@ namespace ui {
 
 class CanvasModel;
 class CanvasView;
+class CompareWindow;
 class HistoryModel;
 class PolicyDocument;
 class PolicyForm;
@@ -40,6 +43,7 @@ struct MainWindowOptions {
     QString fallback_tokenizer_json;  // used when the active profile has no tokenizer
     QString initial_policy = QStringLiteral("support_triage");
     BenchWindowOptions bench;  // where the Bench view finds JevBench, suites and its runs
+    core::compare::CompareOptions compare;  // the Compare view's generation (max tokens)
 };
 
 class MainWindow : public QMainWindow {
@@ -68,6 +72,12 @@ class MainWindow : public QMainWindow {
     bool run();
     void cancelRun();
     uint64_t runSeed() const;
+    // Compares the open policy's slot readout with its generative JSON on the active endpoint,
+    // in the Compare view (false when it cannot start).
+    bool compare();
+    // The Compare view (created on first use, a window of its own); null before.
+    CompareWindow* showCompare();
+    CompareWindow* compareView() const { return compare_view_; }
     void showEndpoints();
     // The Bench view (created on first use, a window of its own).
     BenchWindow* showBench();
@@ -92,6 +102,10 @@ class MainWindow : public QMainWindow {
     void updateTitle();
     void updateActions();
     void startDecide();
+    void startCompare();
+    bool busy() const;
+    // The request a run or a comparison sends for the open policy.
+    core::DecideRequest currentRequest() const;
     void onDecided(const core::Decision& decision);
     void onFailed(const engine::Error& error);
     void reloadFromDisk();
@@ -116,10 +130,12 @@ class MainWindow : public QMainWindow {
     QLabel* endpoint_label_ = nullptr;
     QWidget* reload_bar_ = nullptr;
     BenchWindow* bench_ = nullptr;
+    CompareWindow* compare_view_ = nullptr;
     QLabel* reload_label_ = nullptr;
 
     QAction* run_ = nullptr;
     QAction* cancel_ = nullptr;
+    QAction* compare_ = nullptr;
     QAction* save_ = nullptr;
     QAction* duplicate_ = nullptr;
     QAction* rename_ = nullptr;
@@ -132,6 +148,7 @@ class MainWindow : public QMainWindow {
     QFutureWatcher<std::shared_ptr<const engine::Tokenizer>> tokenizer_watcher_;
     QString tokenizer_path_;
     bool run_pending_ = false;
+    bool compare_pending_ = false;
     QString run_policy_;
 };
 

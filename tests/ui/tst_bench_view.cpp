@@ -166,7 +166,7 @@ class TestBenchView : public QObject {
                  w.records().front().id);
 
         // Double-clicking an item hands it to the editor as a policy: its schema and state.
-        auto* table = w.findChild<QTableView*>();
+        auto* table = w.findChild<QTableView*>(QStringLiteral("itemsTable"));
         QVERIFY(table);
         QSignalSpy open(&w, &ui::BenchWindow::openItemRequested);
         Q_EMIT table->doubleClicked(table->model()->index(0, 0));

@@ -7,6 +7,7 @@
 #include <QChart>
 #include <QHorizontalStackedBarSeries>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QPalette>
 #include <QPen>
 #include <QScatterSeries>
@@ -217,6 +218,101 @@ QChart* leaderboard(const core::eval::Leaderboard& board, std::optional<double> 
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
+    return chart;
+}
+
+QChart* latencyPerItem(const std::vector<core::compare::ItemComparisonRow>& rows) {
+    QChart* chart = newChart(QObject::tr("Latency per item"));
+    auto* slot = new QLineSeries;
+    slot->setName(QObject::tr("slot"));
+    auto* gen = new QLineSeries;
+    gen->setName(QObject::tr("generative"));
+    QStringList ids;
+    double lo = 0, hi = 0;
+    auto extend = [&](double ms) {
+        lo = lo > 0 ? std::min(lo, ms) : ms;
+        hi = std::max(hi, ms);
+    };
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const auto& r = rows[i];
+        ids << QString::fromStdString(r.id);
+        const double x = static_cast<double>(i);
+        if (r.slot_latency_s && *r.slot_latency_s > 0) {
+            slot->append(x, *r.slot_latency_s * 1000.0);
+            extend(*r.slot_latency_s * 1000.0);
+        }
+        if (r.generative_latency_s && *r.generative_latency_s > 0) {
+            gen->append(x, *r.generative_latency_s * 1000.0);
+            extend(*r.generative_latency_s * 1000.0);
+        }
+    }
+    if (ids.isEmpty() || hi <= 0) return chart;
+    auto* x = new QBarCategoryAxis;
+    x->append(ids);
+    if (ids.size() > 6) x->setLabelsAngle(-60);
+    auto* y = new QLogValueAxis;
+    y->setBase(10);
+    y->setLabelFormat(QStringLiteral("%g"));
+    y->setTitleText(QObject::tr("milliseconds (log)"));
+    // Whole decades around the values (with a margin), so both sides' points sit inside the plot.
+    y->setRange(std::pow(10.0, std::floor(std::log10(lo / 1.5))),
+                std::pow(10.0, std::ceil(std::log10(hi * 1.5))));
+    y->setMinorTickCount(8);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (QLineSeries* s : {slot, gen}) {
+        chart->addSeries(s);  // takes the theme's next colour
+        s->attachAxis(x);
+        s->attachAxis(y);
+        s->setPointsVisible(true);
+        QPen pen = s->pen();
+        pen.setWidth(2);
+        s->setPen(pen);
+    }
+    return chart;
+}
+
+QChart* agreementValidity(const core::compare::SuiteComparison& c) {
+    QChart* chart = newChart(QObject::tr("Generative validity and agreement"));
+    auto* set = new QBarSet(QObject::tr("rate"));
+    *set << c.valid_share * 100.0 << c.agreement * 100.0;
+    auto* series = new QBarSeries;
+    series->append(set);
+    series->setLabelsVisible(true);
+    series->setLabelsFormat(QStringLiteral("@value%"));
+    series->setLabelsPrecision(3);
+    auto* x = new QBarCategoryAxis;
+    x->append({QObject::tr("valid JSON (%1/%2)").arg(c.generative_valid).arg(c.generative_replies),
+               QObject::tr("agreement (%1/%2)").arg(c.agreeing).arg(c.compared)});
+    chart->setTitle(QObject::tr("Generative validity (of %1 replies) and agreement (of %2 answers "
+                                "both gave)")
+                        .arg(c.generative_replies)
+                        .arg(c.compared));
+    attach(chart, series, x, valueAxis(0, 100, QObject::tr("%"), "%.0f"));
+    chart->legend()->setVisible(false);
+    return chart;
+}
+
+QChart* accuracyByMode(const core::compare::SuiteComparison& c) {
+    QChart* chart = newChart(QObject::tr("Accuracy of each mode"));
+    auto* slot = new QBarSet(QObject::tr("slot"));
+    *slot << c.slot.accuracy * 100.0;
+    auto* gen = new QBarSet(QObject::tr("generative"));
+    *gen << c.generative.accuracy * 100.0;
+    auto* series = new QBarSeries;
+    series->append(slot);
+    series->append(gen);
+    series->setLabelsVisible(true);
+    series->setLabelsFormat(QStringLiteral("@value%"));
+    series->setLabelsPrecision(3);
+    auto* x = new QBarCategoryAxis;
+    x->append(QObject::tr("answers correct"));
+    chart->setTitle(QObject::tr("Accuracy of each mode (slot %1/%2, generative %3/%4 answers)")
+                        .arg(c.slot.correct)
+                        .arg(c.slot.answers)
+                        .arg(c.generative.correct)
+                        .arg(c.generative.answers));
+    attach(chart, series, x, valueAxis(0, 100, QObject::tr("% correct"), "%.0f"));
     return chart;
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/compare.h"
 #include "core/eval_score.h"
 
 class QChart;
@@ -27,6 +28,18 @@ QChart* axes(const core::eval::Axes& axes);
 // The leaderboard's published scores with this run (when it has an estimate) at its place,
 // highlighted (set "this run"), best on top.
 QChart* leaderboard(const core::eval::Leaderboard& board, std::optional<double> this_run);
+
+// A suite comparison (RunMode Both), from core::compare's values:
+// the latency of each mode per item in milliseconds on a log axis (series "slot" and
+// "generative", x = the item's place in `rows`, the item ids on the axis; a side an item lacks
+// has no point there);
+QChart* latencyPerItem(const std::vector<core::compare::ItemComparisonRow>& rows);
+// the share of valid generative replies and the agreement between the modes, in percent (one set
+// "rate": valid, agreement);
+QChart* agreementValidity(const core::compare::SuiteComparison& comparison);
+// the accuracy of each mode against the expected answers, in percent (sets "slot" and
+// "generative", one bar each).
+QChart* accuracyByMode(const core::compare::SuiteComparison& comparison);
 
 // Light or dark chart theme from the application palette.
 void applyPaletteTheme(QChart* chart);

@@ -20,17 +20,21 @@
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent>
+#include <algorithm>
+#include <array>
 #include <fstream>
 
 #include "core/eval_report.h"
 #include "core/eval_table.h"
 #include "ui/bench/bench_charts.h"
 #include "ui/bench/bench_items_model.h"
+#include "ui/bench/comparison_items_model.h"
 
 namespace ui {
 
@@ -43,12 +47,14 @@ QString qstr(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-// JevBench lines carry a question with labels; dgem suite lines name a template.
+// JevBench lines carry a question with labels; dgem suite lines name a template (a dgem suite
+// may open with '#' comment lines, as the shipped policies suite does).
 std::optional<eval::SuiteKind> sniff_kind(const QString& path) {
     std::ifstream in(path.toStdString());
     std::string line;
     while (std::getline(in, line)) {
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        const auto first = line.find_first_not_of(" \t\r");
+        if (first == std::string::npos || line[first] == '#') continue;
         const json j = json::parse(line, nullptr, false);
         if (!j.is_object()) return std::nullopt;
         if (j.contains("question") && j.contains("labels")) return eval::SuiteKind::JevBench;
@@ -120,6 +126,19 @@ void BenchWindow::buildLayout() {
     limit_ = new QSpinBox(this);
     limit_->setRange(0, 100000);
     limit_->setSpecialValueText(tr("all"));
+    mode_box_ = new QComboBox(this);
+    mode_box_->addItem(tr("slot"), static_cast<int>(eval::RunMode::Slot));
+    mode_box_->addItem(tr("generative"), static_cast<int>(eval::RunMode::Generative));
+    mode_box_->addItem(tr("both"), static_cast<int>(eval::RunMode::Both));
+    mode_box_->setToolTip(
+        tr("How each item is asked: the slot readout (one pass), generative JSON (parsed "
+           "strictly), or both one after the other on the same endpoint"));
+    gen_tokens_ = new QSpinBox(this);
+    gen_tokens_->setRange(0, 4096);
+    gen_tokens_->setSpecialValueText(tr("auto"));
+    gen_tokens_->setToolTip(
+        tr("Completion tokens a generative answer may use (auto: what the item's questions "
+           "need)"));
     run_button_ = new QPushButton(tr("Run"), this);
     run_button_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
     cancel_button_ = new QPushButton(tr("Cancel"), this);
@@ -132,14 +151,22 @@ void BenchWindow::buildLayout() {
     controls->addWidget(new QLabel(tr("Endpoint:"), this));
     controls->addWidget(profile_box_, 1);
     controls->addWidget(kind_box_);
-    controls->addWidget(new QLabel(tr("Workers:"), this));
-    controls->addWidget(workers_);
-    controls->addWidget(new QLabel(tr("Items:"), this));
-    controls->addWidget(limit_);
-    controls->addWidget(run_button_);
-    controls->addWidget(cancel_button_);
-    controls->addWidget(resume_button_);
     top->addLayout(controls);
+    // The run's settings and actions on a line of their own.
+    auto* settings_row = new QHBoxLayout;
+    settings_row->addWidget(new QLabel(tr("Workers:"), this));
+    settings_row->addWidget(workers_);
+    settings_row->addWidget(new QLabel(tr("Items:"), this));
+    settings_row->addWidget(limit_);
+    settings_row->addWidget(new QLabel(tr("Mode:"), this));
+    settings_row->addWidget(mode_box_);
+    settings_row->addWidget(new QLabel(tr("Max tokens:"), this));
+    settings_row->addWidget(gen_tokens_);
+    settings_row->addStretch(1);
+    settings_row->addWidget(run_button_);
+    settings_row->addWidget(cancel_button_);
+    settings_row->addWidget(resume_button_);
+    top->addLayout(settings_row);
 
     auto* progress_row = new QHBoxLayout;
     progress_ = new QProgressBar(this);
@@ -170,6 +197,7 @@ void BenchWindow::buildLayout() {
     proxy_->setFilterKeyColumn(-1);
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     table_ = new QTableView(items_page);
+    table_->setObjectName(QStringLiteral("itemsTable"));
     table_->setModel(proxy_);
     table_->setSortingEnabled(true);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -188,6 +216,48 @@ void BenchWindow::buildLayout() {
     chart_grid_ = new QGridLayout(grid_host);
     scroll->setWidget(grid_host);
     tabs_->addTab(scroll, tr("Charts"));
+    // Slot vs generative: the summary, the per-item table and the charts (runs with generative
+    // records only).
+    comparison_page_ = new QWidget(tabs_);
+    comparison_page_->setObjectName(QStringLiteral("comparisonPage"));
+    auto* cmp_layout = new QVBoxLayout(comparison_page_);
+    comparison_summary_ = new QLabel(comparison_page_);
+    comparison_summary_->setObjectName(QStringLiteral("comparisonSummary"));
+    comparison_summary_->setWordWrap(true);
+    comparison_summary_->setTextFormat(Qt::RichText);
+    comparison_summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    comparison_items_ = new ComparisonItemsModel(this);
+    comparison_proxy_ = new QSortFilterProxyModel(this);
+    comparison_proxy_->setSourceModel(comparison_items_);
+    comparison_proxy_->setSortRole(ComparisonItemsModel::SortRole);
+    auto* cmp_split = comparison_split_ = new QSplitter(Qt::Vertical, comparison_page_);
+    cmp_split->setChildrenCollapsible(false);
+    auto* cmp_table = comparison_table_ = new QTableView(cmp_split);
+    cmp_table->setObjectName(QStringLiteral("comparisonTable"));
+    cmp_table->setModel(comparison_proxy_);
+    cmp_table->setSortingEnabled(true);
+    cmp_table->sortByColumn(-1, Qt::AscendingOrder);
+    cmp_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    cmp_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    cmp_table->verticalHeader()->hide();
+    cmp_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    cmp_table->horizontalHeader()->setStretchLastSection(true);
+    cmp_table->setColumnWidth(ComparisonItemsModel::Id, 160);
+    for (int c = ComparisonItemsModel::Tier; c < ComparisonItemsModel::Reason; ++c)
+        cmp_table->setColumnWidth(c, 118);
+    auto* cmp_charts = new QScrollArea(cmp_split);
+    cmp_charts->setWidgetResizable(true);
+    auto* cmp_host = new QWidget(cmp_charts);
+    comparison_grid_ = new QGridLayout(cmp_host);
+    cmp_charts->setWidget(cmp_host);
+    cmp_split->addWidget(cmp_table);
+    cmp_split->addWidget(cmp_charts);
+    cmp_split->setStretchFactor(0, 1);
+    cmp_split->setStretchFactor(1, 3);
+    cmp_layout->addWidget(comparison_summary_);
+    cmp_layout->addWidget(cmp_split, 1);
+    tabs_->addTab(comparison_page_, tr("Slot vs generative"));
+    tabs_->setTabVisible(tabs_->indexOf(comparison_page_), false);
     // Kept runs.
     runs_list_ = new QListWidget(tabs_);
     tabs_->addTab(runs_list_, tr("Runs"));
@@ -201,6 +271,7 @@ void BenchWindow::buildLayout() {
     connect(suite_box_, &QComboBox::currentIndexChanged, this, [this] {
         if (!busy()) selectSuite(suite_box_->currentData().toString());
     });
+    connect(mode_box_, &QComboBox::currentIndexChanged, this, [this] { updateActions(); });
     connect(run_button_, &QPushButton::clicked, this, [this] { run(); });
     connect(cancel_button_, &QPushButton::clicked, this, &BenchWindow::cancel);
     connect(resume_button_, &QPushButton::clicked, this, [this] {
@@ -243,6 +314,18 @@ void BenchWindow::setWorkers(int workers) {
 
 void BenchWindow::setLimit(int items) {
     limit_->setValue(items);
+}
+
+void BenchWindow::setMode(eval::RunMode mode) {
+    mode_box_->setCurrentIndex(std::max(0, mode_box_->findData(static_cast<int>(mode))));
+}
+
+eval::RunMode BenchWindow::mode() const {
+    return static_cast<eval::RunMode>(mode_box_->currentData().toInt());
+}
+
+void BenchWindow::setGenerativeMaxTokens(int tokens) {
+    gen_tokens_->setValue(tokens);
 }
 
 bool BenchWindow::selectSuite(const QString& path) {
@@ -314,6 +397,8 @@ bool BenchWindow::resume(const QString& run_dir) {
     const json& meta = *loaded;
     limit_->setValue(meta.value("limit", 0));
     workers_->setValue(meta.value("workers", workers_->value()));
+    if (auto m = eval::parse_run_mode(meta.value("mode", std::string("slot")))) setMode(*m);
+    gen_tokens_->setValue(meta.value("generative_max_tokens", 0));
     const int at = profile_box_->findData(qstr(meta.value("profile", std::string())));
     if (at >= 0) profile_box_->setCurrentIndex(at);
     startRun(run_dir, true);
@@ -336,14 +421,19 @@ void BenchWindow::startRun(const QString& run_dir, bool resume) {
     run_dir_ = run_dir;
     eval::RunSettings settings;
     settings.workers = workers_->value();
+    settings.mode = mode();
+    settings.generative_max_tokens = gen_tokens_->value();
     settings.journal_path = (run_dir + "/journal.jsonl").toStdString();
     settings.resume = resume;
     settings.program_version = QCoreApplication::applicationVersion().toStdString();
     settings.extra = {{"endpoint", profile->summary()}, {"limit", limit_->value()}};
     records_.clear();
     items_->setRows({});
+    comparison_items_->setRows({});
     run_score_.reset();
     suite_score_.reset();
+    suite_comparison_.reset();
+    tabs_->setTabVisible(tabs_->indexOf(comparison_page_), settings.mode != eval::RunMode::Slot);
     writeRunMeta(QStringLiteral("running"));
 
     cancel_ = core::CancelToken{};
@@ -395,6 +485,9 @@ void BenchWindow::onProgress(const eval::RunProgress& p, std::optional<eval::Ite
     if (last && run_suite_) {
         records_.push_back(*last);
         for (const auto& row : eval::item_rows(*run_suite_, {*last})) items_->upsert(row);
+        if (last->generative)
+            for (const auto& row : core::compare::comparison_rows(*run_suite_, {*last}))
+                comparison_items_->upsert(row);
     }
 }
 
@@ -426,7 +519,9 @@ void BenchWindow::onFinished() {
 void BenchWindow::rescore() {
     run_score_.reset();
     suite_score_.reset();
+    suite_comparison_.reset();
     if (!run_suite_) return;
+    showComparison();
     if (run_suite_->kind == eval::SuiteKind::JevBench) {
         eval::RunScoreOptions o;
         o.endpoint_kind = endpointKind();
@@ -501,6 +596,80 @@ void BenchWindow::showCharts() {
     }
 }
 
+void BenchWindow::showComparison() {
+    for (QChartView* v : comparison_views_) delete v;
+    comparison_views_.clear();
+    const bool generative = std::any_of(records_.begin(), records_.end(),
+                                        [](const eval::ItemRecord& r) { return r.generative; });
+    tabs_->setTabVisible(tabs_->indexOf(comparison_page_), generative);
+    if (!generative || !run_suite_) {
+        comparison_items_->setRows({});
+        comparison_summary_->clear();
+        return;
+    }
+    suite_comparison_ = core::compare::compare_suite(*run_suite_, records_);
+    auto rows = core::compare::comparison_rows(*run_suite_, records_);
+    const auto& c = *suite_comparison_;
+    const auto secs = [](const std::optional<double>& v) {
+        return v ? QString::number(*v, 'f', 3) + QStringLiteral(" s") : tr("n/a");
+    };
+    comparison_summary_->setText(
+        tr("<b>Slot</b>: accuracy %1% (%2/%3) · p50 %4 · p95 %5 · %6 pass(es) &nbsp;&nbsp; "
+           "<b>Generative</b>: accuracy %7% (%8/%9) · valid JSON %10% (%11/%12) · p50 %13 · "
+           "p95 %14 · %15 passes · %16 completion tokens (means) &nbsp;&nbsp; <b>Agreement</b> "
+           "%17% (%18 of %19 answers) · <b>latency ratio</b> %20× (generative p50 / slot p50) "
+           "· %21 items")
+            .arg(c.slot.accuracy * 100, 0, 'f', 1)
+            .arg(c.slot.correct)
+            .arg(c.slot.answers)
+            .arg(secs(c.slot.p50_s), secs(c.slot.p95_s))
+            .arg(c.slot.mean_passes, 0, 'f', 1)
+            .arg(c.generative.accuracy * 100, 0, 'f', 1)
+            .arg(c.generative.correct)
+            .arg(c.generative.answers)
+            .arg(c.valid_share * 100, 0, 'f', 1)
+            .arg(c.generative_valid)
+            .arg(c.generative_replies)
+            .arg(secs(c.generative.p50_s), secs(c.generative.p95_s))
+            .arg(c.generative.mean_passes, 0, 'f', 1)
+            .arg(c.mean_completion_tokens, 0, 'f', 1)
+            .arg(c.agreement * 100, 0, 'f', 1)
+            .arg(c.agreeing)
+            .arg(c.compared)
+            .arg(c.latency_ratio, 0, 'f', 1)
+            .arg(c.items));
+    const std::pair<QChart*, std::array<int, 4>> made[] = {
+        {charts::latencyPerItem(rows), {0, 0, 1, 2}},
+        {charts::agreementValidity(c), {1, 0, 1, 1}},
+        {charts::accuracyByMode(c), {1, 1, 1, 1}}};
+    for (const auto& [chart, at] : made) {
+        auto* view = new QChartView(chart);
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setMinimumSize(420, 320);
+        comparison_grid_->addWidget(view, at[0], at[1], at[2], at[3]);
+        comparison_views_.push_back(view);
+    }
+    comparison_items_->setRows(std::move(rows));
+    // The table as tall as its rows (up to a third of the page), the charts the rest.
+    const int row_h = comparison_table_->verticalHeader()->defaultSectionSize();
+    const int table_h = std::min(comparison_table_->horizontalHeader()->sizeHint().height() +
+                                     row_h * comparison_items_->rowCount() +
+                                     2 * comparison_table_->frameWidth() + 4,
+                                 std::max(row_h * 4, comparison_split_->height() / 3));
+    comparison_split_->setSizes({table_h, std::max(600, comparison_split_->height() - table_h)});
+}
+
+QList<QChart*> BenchWindow::comparisonCharts() const {
+    QList<QChart*> out;
+    for (QChartView* v : comparison_views_) out << v->chart();
+    return out;
+}
+
+void BenchWindow::showComparisonPage() {
+    if (tabs_->isTabVisible(tabs_->indexOf(comparison_page_)))
+        tabs_->setCurrentWidget(comparison_page_);
+}
+
 QList<QChart*> BenchWindow::charts() const {
     QList<QChart*> out;
     for (QChartView* v : chart_views_) out << v->chart();
@@ -532,6 +701,8 @@ void BenchWindow::updateActions() {
     profile_box_->setEnabled(!running);
     workers_->setEnabled(!running);
     limit_->setEnabled(!running);
+    mode_box_->setEnabled(!running);
+    gen_tokens_->setEnabled(!running && mode() != eval::RunMode::Slot);
 }
 
 void BenchWindow::writeRunMeta(const QString& status) {
@@ -541,9 +712,12 @@ void BenchWindow::writeRunMeta(const QString& status) {
               {"endpoint", profile_box_->currentText().toStdString()},
               {"workers", workers_->value()},
               {"limit", limit_->value()},
+              {"mode", std::string(eval::to_string(mode()))},
+              {"generative_max_tokens", gen_tokens_->value()},
               {"updated", QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()}};
     if (run_score_) meta["score"] = eval::to_json(*run_score_);
     if (suite_score_) meta["score"] = eval::to_json(*suite_score_);
+    if (suite_comparison_) meta["comparison"] = suite_comparison_->to_json();
     if (auto w = eval::write_file_atomic((run_dir_ + "/run.json").toStdString(), meta.dump(2)); !w)
         showError(qstr(w.error().message));
 }
@@ -590,6 +764,8 @@ bool BenchWindow::openRun(const QString& run_dir) {
     eval::apply_filter(*run_suite_, filter);
     run_dir_ = run_dir;
     records_ = journal->records;
+    if (auto m = eval::parse_run_mode(meta.value("mode", std::string("slot")))) setMode(*m);
+    gen_tokens_->setValue(meta.value("generative_max_tokens", 0));
     items_->setRows(eval::item_rows(*run_suite_, records_));
     rescore();
     status_ = tr("Run %1 (%2): %3 of %4 items")
@@ -601,6 +777,7 @@ bool BenchWindow::openRun(const QString& run_dir) {
     progress_->setRange(0, static_cast<int>(run_suite_->items.size()));
     progress_->setValue(static_cast<int>(records_.size()));
     tabs_->setCurrentIndex(1);
+    showComparisonPage();  // a run with generative records opens on its comparison
     updateActions();
     return true;
 }

@@ -4,8 +4,11 @@
 // sortable, filterable table, and read the charts: reliability, latency, accuracy by tier and
 // family, the four axes and the leaderboard with this run. Runs live in a runs folder (one
 // subfolder each: journal.jsonl, the source of truth, and run.json) and reopen with their
-// charts, rescored from the journal. The work runs on a worker thread through
-// core::eval::EvalRunner; this window only shows values.
+// charts, rescored from the journal. The mode choice asks each item by the slot readout, by
+// generative JSON or both; a run with generative records (RunMode Both, or a kept run holding
+// them) gets a Slot vs generative tab: a table per item and charts (latency of each mode per
+// item, validity and agreement, accuracy of each mode) from core::compare's values. The work
+// runs on a worker thread through core::eval::EvalRunner; this window only shows values.
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -13,6 +16,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/compare.h"
 #include "core/endpoint_profiles.h"
 #include "core/eval_report.h"
 #include "core/eval_runner.h"
@@ -29,6 +33,7 @@ class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
+class QSplitter;
 class QSpinBox;
 class QTabWidget;
 class QTableView;
@@ -36,6 +41,7 @@ class QTableView;
 namespace ui {
 
 class BenchItemsModel;
+class ComparisonItemsModel;
 
 struct BenchWindowOptions {
     QString jevbench_dir;  // holds jevbench_public.jsonl and leaderboard_v14.json
@@ -55,6 +61,9 @@ class BenchWindow : public QWidget {
     bool selectSuite(const QString& path);
     void setWorkers(int workers);
     void setLimit(int items);  // 0: all
+    void setMode(core::eval::RunMode mode);
+    core::eval::RunMode mode() const;
+    void setGenerativeMaxTokens(int tokens);  // 0: core::compare's budget per item
     // Starts a new run (false when one runs or nothing is selected).
     bool run();
     bool resume(const QString& run_dir);
@@ -69,6 +78,14 @@ class BenchWindow : public QWidget {
     const std::optional<core::eval::RunScore>& runScore() const { return run_score_; }
     BenchItemsModel* itemsModel() const { return items_; }
     QList<QChart*> charts() const;
+    // The slot-vs-generative comparison of the shown run (when it has generative records).
+    const std::optional<core::compare::SuiteComparison>& suiteComparison() const {
+        return suite_comparison_;
+    }
+    ComparisonItemsModel* comparisonModel() const { return comparison_items_; }
+    QList<QChart*> comparisonCharts() const;
+    QWidget* comparisonPage() const { return comparison_page_; }
+    void showComparisonPage();
     QString statusText() const;
     QString runDir() const { return run_dir_; }
 
@@ -88,6 +105,7 @@ class BenchWindow : public QWidget {
     void onFinished();
     void rescore();
     void showCharts();
+    void showComparison();
     void showError(const QString& message);
     void updateActions();
     void writeRunMeta(const QString& status);
@@ -104,6 +122,7 @@ class BenchWindow : public QWidget {
     std::optional<core::eval::RunScore> run_score_;
     std::optional<core::eval::SuiteScore> suite_score_;
     std::optional<core::eval::Leaderboard> leaderboard_;
+    std::optional<core::compare::SuiteComparison> suite_comparison_;
     QString run_dir_;
     QString status_;
     core::CancelToken cancel_;
@@ -114,6 +133,8 @@ class BenchWindow : public QWidget {
     QComboBox* kind_box_ = nullptr;
     QSpinBox* workers_ = nullptr;
     QSpinBox* limit_ = nullptr;
+    QComboBox* mode_box_ = nullptr;
+    QSpinBox* gen_tokens_ = nullptr;
     QPushButton* run_button_ = nullptr;
     QPushButton* cancel_button_ = nullptr;
     QPushButton* resume_button_ = nullptr;
@@ -128,6 +149,14 @@ class BenchWindow : public QWidget {
     QGridLayout* chart_grid_ = nullptr;
     QList<QChartView*> chart_views_;
     QListWidget* runs_list_ = nullptr;
+    QWidget* comparison_page_ = nullptr;
+    QLabel* comparison_summary_ = nullptr;
+    ComparisonItemsModel* comparison_items_ = nullptr;
+    QSortFilterProxyModel* comparison_proxy_ = nullptr;
+    QGridLayout* comparison_grid_ = nullptr;
+    QSplitter* comparison_split_ = nullptr;
+    QTableView* comparison_table_ = nullptr;
+    QList<QChartView*> comparison_views_;
 };
 
 }  // namespace ui

@@ -1,0 +1,428 @@
+// The Compare view on the real tiny model through the local backend: Run > Compare slot vs
+// generative (Ctrl+Shift+Return) shows both sides with the backend's numbers (the strip's texts
+// are the Comparison's, the slot cards' winners and the generative reply are those of the same
+// comparison run straight on a LocalBackend), the generation's passes arrive while it runs, a
+// generative failure (a server without a chat route) is named in the right pane with the slot
+// side kept, a comparison can be cancelled, and a suite run in RunMode Both fills the Bench
+// view's per-item table and charts with core::compare's values. Pictures of one decision and of
+// the suite charts are written to build/screenshots/ (compare-view.png, compare-suite.png).
+#include <QAction>
+#include <QApplication>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLineSeries>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "core/compare.h"
+#include "core/endpoint_profiles.h"
+#include "core/local_backend.h"
+#include "engine/engine.h"
+#include "ui/bench/bench_window.h"
+#include "ui/bench/comparison_items_model.h"
+#include "ui/compare/compare_model.h"
+#include "ui/compare/compare_runner.h"
+#include "ui/compare/compare_window.h"
+#include "ui/editor/policy_document.h"
+#include "ui/main_window.h"
+#include "ui/results/result_card.h"
+#include "ui/results/results_model.h"
+
+namespace {
+
+// Few completion tokens keep a generation on the tiny model to a few seconds.
+constexpr int kMaxTokens = 16;
+
+QString outDir() {
+    QString dir = qEnvironmentVariable("DS_SCREENSHOT_DIR");
+    if (dir.isEmpty()) dir = QStringLiteral(DS_BINARY_DIR "/screenshots");
+    QDir().mkpath(dir);
+    return dir;
+}
+
+bool savePicture(QWidget* widget, const QString& name) {
+    QApplication::processEvents();
+    const QImage image = widget->grab().toImage();
+    const QString path = outDir() + QLatin1Char('/') + name;
+    if (!image.save(path)) return false;
+    qInfo("saved %s (%dx%d)", qPrintable(path), image.width(), image.height());
+    return true;
+}
+
+engine::EngineOptions tinyEngine() {
+    engine::EngineOptions eo;
+    eo.model_dir = DS_TINY_MODEL_DIR;
+    eo.device = engine::Device::Cpu;
+    return eo;
+}
+
+core::EndpointProfileStore localStore() {
+    core::EndpointProfileStore store;
+    core::EndpointProfile p;
+    p.name = "local";
+    p.kind = core::EndpointKind::Local;
+    p.model_dir = DS_TINY_MODEL_DIR;
+    p.device = "cpu";
+    store.profiles.push_back(p);
+    store.active = "local";
+    return store;
+}
+
+// The local backend's slot side, and a generative route that is not there (a
+// /v1/systemone-only server answers POST /v1/chat/completions with 404).
+class NoChatRoute : public core::Backend {
+  public:
+    explicit NoChatRoute(std::shared_ptr<core::Backend> inner) : inner_(std::move(inner)) {}
+    static engine::Error error() {
+        return engine::remote_error("POST http://127.0.0.1:1/v1/chat/completions: 404 Not Found",
+                                    404);
+    }
+    std::string describe() const override { return "systemone-only test server"; }
+    engine::Result<core::Decision> decide(const core::DecideRequest& r, const core::ProgressFn& p,
+                                          const core::CancelToken& c) override {
+        return inner_->decide(r, p, c);
+    }
+    engine::Result<core::Generation> generate(const core::GenerateRequest&, const core::ProgressFn&,
+                                              const core::CancelToken&) override {
+        return error();
+    }
+    engine::Result<core::HealthInfo> health(const core::CancelToken& c) override {
+        return inner_->health(c);
+    }
+
+  private:
+    std::shared_ptr<core::Backend> inner_;
+};
+
+QAbstractSeries* seriesNamed(QChart* chart, const QString& name) {
+    for (QAbstractSeries* s : chart->series())
+        if (s->name() == name) return s;
+    return nullptr;
+}
+
+QChart* chartTitled(const QList<QChart*>& charts, const QString& prefix) {
+    for (QChart* c : charts)
+        if (c->title().startsWith(prefix)) return c;
+    return nullptr;
+}
+
+}  // namespace
+
+class CompareViewTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::shared_ptr<core::Backend> local_;  // a second backend of the same model
+
+    ui::MainWindowOptions options() {
+        ui::MainWindowOptions o;
+        o.user_policy_dir = dir_.filePath(QStringLiteral("policies"));
+        o.default_model_dir = QStringLiteral(DS_TINY_MODEL_DIR);
+        o.fallback_tokenizer_json = QStringLiteral(DS_TOKENIZER_JSON);
+        o.compare.max_tokens = kMaxTokens;
+        return o;
+    }
+
+    core::DecideRequest request(const ui::MainWindow& window) {
+        core::DecideRequest r;
+        r.schema = *window.document()->schema();
+        r.schema.layout = core::Layout::DocumentFirst;
+        r.state = window.document()->state();
+        r.seed = window.runSeed();
+        return r;
+    }
+
+  private Q_SLOTS:
+    void initTestCase() {
+        if (!QFile::exists(QStringLiteral(DS_TINY_MODEL_DIR "/config.json")))
+            QSKIP("no tiny model: build the tiny_model target first");
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
+                           dir_.filePath(QStringLiteral("settings")));
+        qunsetenv("DGEM_URL");
+        auto opened = core::LocalBackend::open(tinyEngine());
+        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
+        local_ = std::shared_ptr<core::Backend>(std::move(opened.value()));
+    }
+
+    void bothSidesShowTheBackendsNumbers() {
+        ui::MainWindow window(options());
+        window.show();
+        QCOMPARE(window.document()->name(), QStringLiteral("support_triage"));
+
+        // Run > Compare slot vs generative, Ctrl+Shift+Return.
+        QAction* action = nullptr;
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->text().remove(QLatin1Char('&')) == QLatin1String("Compare slot vs generative"))
+                action = a;
+        QVERIFY(action);
+        QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return));
+        QVERIFY(action->isEnabled());
+
+        QElapsedTimer timer;
+        timer.start();
+        action->trigger();
+        ui::CompareWindow* view = window.compareView();
+        QVERIFY(view);
+        QVERIFY(!action->isEnabled());  // one run at a time on the backend
+        QSignalSpy finished(view, &ui::CompareWindow::finished);
+        // The generation's passes arrive while it runs, after the slot cards.
+        bool cards_before_passes = true, busy_at_first_pass = false;
+        int passes_seen = 0;
+        connect(view->stepsModel(), &QAbstractItemModel::rowsInserted, this, [&] {
+            if (view->stepsModel()->passes() != 1 || passes_seen++) return;
+            busy_at_first_pass = view->busy();
+            cards_before_passes = !view->cards().isEmpty();
+        });
+        QVERIFY(finished.wait(600000));
+        QVERIFY(finished.first().first().toBool());
+        qInfo("comparison in the view: %.1f s", double(timer.elapsed()) / 1000.0);
+        QVERIFY(action->isEnabled());
+
+        const core::compare::Comparison& c = view->model()->comparison();
+        QVERIFY2(c.slot.has_value(), c.slot_error.c_str());
+        QVERIFY2(c.generation.has_value(), c.generation_error.c_str());
+        QVERIFY(busy_at_first_pass);
+        QVERIFY(cards_before_passes);
+        QVERIFY(c.generative_timing.passes > 0);
+        QCOMPARE(view->stepsModel()->passes(), c.generation->passes);
+
+        // The strip says what the Comparison holds.
+        const ui::CompareStrip strip = view->stripTexts();
+        QCOMPARE(
+            strip.passes,
+            QStringLiteral("%1 vs %2").arg(c.slot_timing.passes).arg(c.generative_timing.passes));
+        QCOMPARE(c.slot_timing.passes, 1);
+        QCOMPARE(strip.latency, QStringLiteral("slot %1 ms · generative %2 ms")
+                                    .arg(c.slot_timing.latency_ms, 0, 'f', 1)
+                                    .arg(c.generative_timing.latency_ms, 0, 'f', 1));
+        const double ratio = c.latency_ratio();
+        QVERIFY(ratio > 0);
+        QCOMPARE(ratio, c.generative_timing.latency_ms / c.slot_timing.latency_ms);
+        QCOMPARE(strip.ratio, QStringLiteral("%1×").arg(ratio, 0, 'f', 1));
+        QCOMPARE(strip.agreement,
+                 QStringLiteral("%1 of %2 answered by both").arg(c.agreeing).arg(c.compared));
+        if (c.generative.valid) {
+            QCOMPARE(strip.validity, QStringLiteral("valid JSON"));
+            QVERIFY(view->validityText().contains(QStringLiteral("Valid")));
+        } else {
+            QCOMPARE(
+                strip.validity,
+                QStringLiteral("invalid: %1").arg(QString::fromStdString(c.generative.reason())));
+            for (const auto& r : c.generative.reasons)
+                QVERIFY2(view->validityText().contains(QString::fromStdString(r).toHtmlEscaped()),
+                         qPrintable(view->validityText()));
+        }
+        QVERIFY(view->generativeErrorText().isEmpty());
+        QVERIFY(view->slotErrorText().isEmpty());
+
+        // The backend's numbers: the same comparison straight on a LocalBackend of the model.
+        core::compare::CompareOptions o;
+        o.max_tokens = kMaxTokens;
+        timer.restart();
+        const core::compare::Comparison direct =
+            core::compare::run_comparison(*local_, request(window), o, {}, {});
+        qInfo(
+            "the same comparison on a LocalBackend: %.1f s (slot %.1f ms, generative %.1f ms; "
+            "in the view: slot %.1f ms, generative %.1f ms)",
+            double(timer.elapsed()) / 1000.0, direct.slot_timing.latency_ms,
+            direct.generative_timing.latency_ms, c.slot_timing.latency_ms,
+            c.generative_timing.latency_ms);
+        QVERIFY(direct.slot && direct.generation);
+        QCOMPARE(c.generation->text, direct.generation->text);
+        QCOMPARE(c.generation->passes, direct.generation->passes);
+        QCOMPARE(c.generative_timing.passes, direct.generative_timing.passes);
+        QCOMPARE(c.agreeing, direct.agreeing);
+        QCOMPARE(c.compared, direct.compared);
+        QCOMPARE(c.generative.valid, direct.generative.valid);
+        QCOMPARE(c.generative.reasons, direct.generative.reasons);
+        QCOMPARE(view->rawText(), QString::fromStdString(c.generation->text));
+
+        // Left: one card per question with the slot's winner; the table: both answers.
+        const auto cards = view->cards();
+        QCOMPARE(cards.size(), qsizetype(direct.slot->questions.size()));
+        QCOMPARE(view->model()->rowCount(), int(direct.questions.size()));
+        for (int q = 0; q < int(direct.questions.size()); ++q) {
+            const auto& expected = direct.questions[size_t(q)];
+            const auto& outcome = direct.slot->questions[size_t(q)];
+            const QModelIndex card = cards[q]->index();
+            QCOMPARE(card.data(ui::ResultsModel::IdRole).toString().toStdString(), outcome.id);
+            QCOMPARE(card.data(ui::ResultsModel::WinnerRole).toInt(), outcome.winner);
+            const auto mean = card.data(ui::ResultsModel::MeanRole).value<QList<double>>();
+            for (int l = 0; l < mean.size(); ++l)
+                QVERIFY(std::abs(mean[l] - outcome.mean[size_t(l)]) < 1e-9);
+            auto* m = view->model();
+            QCOMPARE(m->index(q, ui::CompareModel::Question).data().toString().toStdString(),
+                     expected.id);
+            QCOMPARE(m->index(q, 0).data(ui::CompareModel::SlotWinnerRole).toInt(),
+                     expected.slot_winner);
+            QCOMPARE(m->index(q, 0).data(ui::CompareModel::GenerativeRole).toInt(),
+                     expected.generative);
+            QCOMPARE(m->index(q, ui::CompareModel::Slot).data().toString().toStdString(),
+                     expected.alternatives[size_t(expected.slot_winner)]);
+            if (expected.generative >= 0)
+                QCOMPARE(m->index(q, ui::CompareModel::Generative).data().toString().toStdString(),
+                         expected.alternatives[size_t(expected.generative)]);
+        }
+
+        // One decision, both sides (real X under ui_compare_view_xvfb).
+        view->resize(1500, 950);
+        view->show();
+        QVERIFY(savePicture(view, QStringLiteral("compare-view.png")));
+    }
+
+    // No chat route: the message names what is missing, in the right pane; the cards stay.
+    void generativeFailureKeepsTheSlotSide() {
+        ui::MainWindow window(options());
+        ui::CompareWindow view;
+        QSignalSpy finished(&view, &ui::CompareWindow::finished);
+        QVERIFY(view.start(std::make_shared<NoChatRoute>(local_), request(window), {},
+                           QStringLiteral("support_triage"), QStringLiteral("systemone-only")));
+        QVERIFY(finished.wait(300000));
+        QVERIFY(finished.first().first().toBool());
+        const auto& c = view.model()->comparison();
+        QVERIFY(c.slot.has_value());
+        QVERIFY(!c.generation.has_value());
+        const QString message =
+            QString::fromStdString(core::compare::generative_error_message(NoChatRoute::error()));
+        QCOMPARE(view.generativeErrorText(), message);
+        QVERIFY(message.contains(QStringLiteral("/v1/chat/completions")));
+        QVERIFY(view.statusText().contains(message));
+        QCOMPARE(view.cards().size(), qsizetype(c.slot->questions.size()));
+        QVERIFY(view.slotErrorText().isEmpty());
+        QVERIFY(view.rawText().isEmpty());
+        QCOMPARE(view.stripTexts().validity, QStringLiteral("no answer"));
+        QCOMPARE(view.stripTexts().passes, QStringLiteral("1 vs —"));
+    }
+
+    // Cancel while the generation runs: nothing is delivered late, and it runs again.
+    void cancelWhileGenerating() {
+        ui::MainWindow window(options());
+        ui::CompareWindow view;
+        QSignalSpy finished(&view, &ui::CompareWindow::finished);
+        core::compare::CompareOptions o;
+        o.max_tokens = 64;
+        QVERIFY(view.start(local_, request(window), o, QStringLiteral("support_triage"),
+                           QStringLiteral("local")));
+        QTRY_VERIFY_WITH_TIMEOUT(view.stepsModel()->passes() >= 1, 300000);
+        view.cancel();
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().toBool(), false);
+        QVERIFY(!view.busy());
+        QVERIFY(view.runner()->waitForIdle(300000));
+        QVERIFY(!view.model()->hasComparison());
+        QCOMPARE(finished.size(), 1);
+    }
+
+    // A suite run in RunMode Both: the per-item table and the charts carry core::compare's values.
+    void suiteComparison() {
+        ui::BenchWindowOptions bo;
+        bo.jevbench_dir = dir_.filePath(QStringLiteral("no-jevbench"));
+        bo.suites_dir = QStringLiteral(DS_SOURCE_DIR "/resources/suites");
+        bo.runs_dir = dir_.filePath(QStringLiteral("runs"));
+        ui::BenchWindow w(bo);
+        w.resize(1500, 1250);
+        w.setEndpoints(localStore());
+        QVERIFY2(w.selectSuite(QStringLiteral(DS_SOURCE_DIR "/resources/suites/policies.jsonl")),
+                 qPrintable(w.statusText()));
+        w.setMode(core::eval::RunMode::Both);
+        w.setGenerativeMaxTokens(kMaxTokens);
+        w.setLimit(3);
+        w.setWorkers(1);
+        QSignalSpy finished(&w, &ui::BenchWindow::runFinished);
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(w.run());
+        QVERIFY(finished.wait(900000));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(w.statusText()));
+        qInfo("3 items in both modes: %.1f s", double(timer.elapsed()) / 1000.0);
+        QCOMPARE(w.records().size(), size_t(3));
+        for (const auto& r : w.records()) QVERIFY(r.generative.has_value());
+
+        QVERIFY(w.suiteComparison().has_value());
+        const auto& s = *w.suiteComparison();
+        QCOMPARE(s.items, size_t(3));
+        QCOMPARE(s.generative_replies, size_t(3));
+        // The table: one row per item, core::compare::comparison_rows.
+        ui::ComparisonItemsModel* model = w.comparisonModel();
+        QCOMPARE(model->rowCount(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const auto* row = model->row(i);
+            QVERIFY(row && row->slot_latency_s && row->generative_latency_s);
+            QCOMPARE(model->index(i, ui::ComparisonItemsModel::Id).data().toString().toStdString(),
+                     w.records()[size_t(i)].id);
+            QCOMPARE(model->index(i, ui::ComparisonItemsModel::Passes).data().toString(),
+                     QString::number(row->generative_passes));
+        }
+        // The charts: latency per item, validity and agreement, accuracy of each mode.
+        const QList<QChart*> charts = w.comparisonCharts();
+        QCOMPARE(charts.size(), 3);
+        QChart* latency = chartTitled(charts, QStringLiteral("Latency per item"));
+        QVERIFY(latency);
+        auto* slot = qobject_cast<QLineSeries*>(seriesNamed(latency, QStringLiteral("slot")));
+        auto* gen = qobject_cast<QLineSeries*>(seriesNamed(latency, QStringLiteral("generative")));
+        QVERIFY(slot && gen);
+        QCOMPARE(slot->count(), 3);
+        QCOMPARE(gen->count(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(slot->at(i).y(), *model->row(i)->slot_latency_s * 1000.0);
+            QCOMPARE(gen->at(i).y(), *model->row(i)->generative_latency_s * 1000.0);
+        }
+        QChart* rates = chartTitled(charts, QStringLiteral("Generative validity"));
+        QVERIFY(rates);
+        auto* rate_set = qobject_cast<QBarSeries*>(rates->series().first())->barSets().first();
+        QCOMPARE(rate_set->at(0), s.valid_share * 100.0);
+        QCOMPARE(rate_set->at(1), s.agreement * 100.0);
+        QChart* accuracy = chartTitled(charts, QStringLiteral("Accuracy of each mode"));
+        QVERIFY(accuracy);
+        auto* acc = qobject_cast<QBarSeries*>(accuracy->series().first());
+        QCOMPARE(acc->barSets().at(0)->label(), QStringLiteral("slot"));
+        QCOMPARE(acc->barSets().at(0)->at(0), s.slot.accuracy * 100.0);
+        QCOMPARE(acc->barSets().at(1)->at(0), s.generative.accuracy * 100.0);
+
+        // Kept: reopened from its journal, the same comparison.
+        const QStringList kept = w.keptRuns();
+        QCOMPARE(kept.size(), 1);
+        ui::BenchWindow again(bo);
+        again.setEndpoints(localStore());
+        QVERIFY(again.openRun(kept.first()));
+        QVERIFY(again.suiteComparison().has_value());
+        QCOMPARE(again.suiteComparison()->to_json().dump(), s.to_json().dump());
+        QCOMPARE(again.mode(), core::eval::RunMode::Both);
+        QCOMPARE(again.comparisonCharts().size(), 3);
+
+        w.show();
+        w.showComparisonPage();
+        QVERIFY(savePicture(&w, QStringLiteral("compare-suite.png")));
+
+        // Generative alone: no slot side, the comparison shows the generative figures only.
+        ui::BenchWindow gen_only(bo);
+        gen_only.setEndpoints(localStore());
+        QVERIFY(
+            gen_only.selectSuite(QStringLiteral(DS_SOURCE_DIR "/resources/suites/policies.jsonl")));
+        gen_only.setMode(core::eval::RunMode::Generative);
+        gen_only.setGenerativeMaxTokens(kMaxTokens);
+        gen_only.setLimit(1);
+        QSignalSpy gen_finished(&gen_only, &ui::BenchWindow::runFinished);
+        QVERIFY(gen_only.run());
+        QVERIFY(gen_finished.wait(900000));
+        QVERIFY2(gen_finished.first().first().toBool(), qPrintable(gen_only.statusText()));
+        QCOMPARE(gen_only.records().size(), size_t(1));
+        QVERIFY(gen_only.records().front().questions.empty());
+        QVERIFY(gen_only.suiteComparison().has_value());
+        QCOMPARE(gen_only.suiteComparison()->generative_replies, size_t(1));
+        QCOMPARE(gen_only.suiteComparison()->slot.answers, size_t(0));
+        const auto* only = gen_only.comparisonModel()->row(0);
+        QVERIFY(only && !only->slot_latency_s && only->generative_latency_s);
+        QCOMPARE(gen_only.comparisonCharts().size(), 3);
+    }
+};
+
+QTEST_MAIN(CompareViewTest)
+#include "tst_compare_view.moc"
