@@ -5,39 +5,7 @@
 
 namespace ui {
 
-BenchItemsModel::BenchItemsModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void BenchItemsModel::setRows(std::vector<core::eval::ItemRow> rows) {
-    beginResetModel();
-    rows_ = std::move(rows);
-    endResetModel();
-}
-
-void BenchItemsModel::upsert(const core::eval::ItemRow& row) {
-    for (size_t i = 0; i < rows_.size(); ++i)
-        if (rows_[i].id == row.id) {
-            rows_[i] = row;
-            const int r = static_cast<int>(i);
-            Q_EMIT dataChanged(index(r, 0), index(r, Columns - 1));
-            return;
-        }
-    const int r = static_cast<int>(rows_.size());
-    beginInsertRows({}, r, r);
-    rows_.push_back(row);
-    endInsertRows();
-}
-
-const core::eval::ItemRow* BenchItemsModel::row(int r) const {
-    return r >= 0 && r < static_cast<int>(rows_.size()) ? &rows_[static_cast<size_t>(r)] : nullptr;
-}
-
-int BenchItemsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
-
-int BenchItemsModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : Columns;
-}
+BenchItemsModel::BenchItemsModel(QObject* parent) : IdRowsModel(Columns, parent) {}
 
 QVariant BenchItemsModel::data(const QModelIndex& index, int role) const {
     const core::eval::ItemRow* r = row(index.row());

@@ -20,39 +20,7 @@ QVariant millis(const std::optional<double>& s, bool sort) {
 
 }  // namespace
 
-ComparisonItemsModel::ComparisonItemsModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void ComparisonItemsModel::setRows(std::vector<core::compare::ItemComparisonRow> rows) {
-    beginResetModel();
-    rows_ = std::move(rows);
-    endResetModel();
-}
-
-void ComparisonItemsModel::upsert(const core::compare::ItemComparisonRow& row) {
-    for (size_t i = 0; i < rows_.size(); ++i)
-        if (rows_[i].id == row.id) {
-            rows_[i] = row;
-            const int r = static_cast<int>(i);
-            Q_EMIT dataChanged(index(r, 0), index(r, Columns - 1));
-            return;
-        }
-    const int r = static_cast<int>(rows_.size());
-    beginInsertRows({}, r, r);
-    rows_.push_back(row);
-    endInsertRows();
-}
-
-const core::compare::ItemComparisonRow* ComparisonItemsModel::row(int r) const {
-    return r >= 0 && r < static_cast<int>(rows_.size()) ? &rows_[static_cast<size_t>(r)] : nullptr;
-}
-
-int ComparisonItemsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
-
-int ComparisonItemsModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : Columns;
-}
+ComparisonItemsModel::ComparisonItemsModel(QObject* parent) : IdRowsModel(Columns, parent) {}
 
 QVariant ComparisonItemsModel::data(const QModelIndex& index, int role) const {
     const core::compare::ItemComparisonRow* r = row(index.row());
