@@ -12,6 +12,7 @@ packages=(
   python3 python3-torch python3-numpy
   gnome-keyring dbus dbus-x11 libsecret-tools xvfb xauth
   clang-14 libclang-rt-14-dev clang-format
+  qt6-svg-dev poppler-utils fonts-dejavu-core
 )
 
 missing=()

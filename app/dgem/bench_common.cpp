@@ -1,6 +1,8 @@
 // Runner flags, progress display and Ctrl+C handling for the bench commands.
 #include "bench_common.h"
 
+#include "report_output.h"
+
 #include "backend_factory.h"
 
 #include <unistd.h>
@@ -66,7 +68,7 @@ engine::Result<double> real_flag(const cli::Args& args, const std::string& name,
 }
 
 std::vector<cli::OptionSpec> runner_options() {
-    return {
+    std::vector<cli::OptionSpec> options = {
         {"workers", 'w', "N", "concurrent evaluation workers (default 1)"},
         {"samples", 0, "N|auto", "reads per question for every item (default 1)"},
         {"seed", 0, "N", "run seed; each item's seed derives from it and the item id (default 42)"},
@@ -75,9 +77,11 @@ std::vector<cli::OptionSpec> runner_options() {
         {"retries", 0, "N", "extra attempts after a transient failure (default 2)"},
         {"resume", 0, "", "continue the run recorded in the journal"},
         {"journal", 0, "FILE", "the run's journal (default: OUTPUT.journal.jsonl beside -o)"},
-        {"output", 'o', "FILE", "write the run (per item and scores) as JSON"},
         {"json", 0, "", "print the run as JSON on stdout (tables go to stderr)"},
     };
+    for (auto& o : report_options("the run (settings, scorecard, charts, per-item table)"))
+        options.push_back(o);
+    return options;
 }
 
 engine::Result<core::eval::RunSettings> run_settings(const cli::Args& args,

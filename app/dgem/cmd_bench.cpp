@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "core/compare.h"
 #include "core/eval_report.h"
+#include "report_output.h"
 
 namespace {
 
@@ -59,6 +60,8 @@ int run_bench(const cli::Args& args) {
         return cli::fail_bad_input("-M/--mode " + mode + ": accepted are slot, generative, both");
     auto max_tokens = dgem::bench::int_flag(args, "max-tokens", 0, 0, 4096);
     if (!max_tokens) return cli::fail(max_tokens.error());
+    auto target = dgem::report_target(args);
+    if (!target) return cli::fail(target.error());
     auto suite = ev::load_dgem_suite(*path);
     if (!suite) return cli::fail(suite.error());
     ev::SuiteFilter filter;
@@ -95,9 +98,20 @@ int run_bench(const cli::Args& args) {
         comparison = core::compare::compare_suite(*suite, result->records);
         report["comparison"] = comparison.to_json();
     }
-    if (auto o = args.find("output")) {
-        auto w = ev::write_file_atomic(*o, report.dump(2) + "\n");
-        if (!w) return cli::fail(w.error());
+    if (*target) {
+        core::report::BenchInput in;
+        in.suite = *suite;
+        in.dataset_path = *path;
+        in.records = result->records;
+        in.settings = result->header;
+        in.wall_s = result->wall_s;
+        in.suite_score = score;
+        in.with_comparison = generative;
+        in.extra = report;
+        in.provenance = core::report::make_provenance(
+            "dgem bench", result->header.value("backend", std::string()), std::string());
+        if (auto w = dgem::write_report(**target, core::report::bench_report(in)); !w)
+            return cli::fail(w.error());
     }
     std::ostream& out = args.has("json") ? std::cerr : std::cout;
     out << "\n"

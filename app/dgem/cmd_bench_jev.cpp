@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "core/eval_report.h"
 #include "core/json_input.h"
+#include "report_output.h"
 
 namespace {
 
@@ -247,6 +248,8 @@ int run_bench_jev(const cli::Args& args) {
         so.sealed_accuracy = *a;
     }
 
+    auto target = dgem::report_target(args);
+    if (!target) return cli::fail(target.error());
     auto suite = ev::load_jevbench(dataset);
     if (!suite) return cli::fail(suite.error());
     if (args.has("lockfile")) {
@@ -316,9 +319,20 @@ int run_bench_jev(const cli::Args& args) {
             rows.push_back({{"key", r.key}, {"rank", r.rank}, {"score", r.score}});
         report["leaderboard"] = {{"revision", leaderboard->revision}, {"rows", rows}};
     }
-    if (auto o = args.find("output")) {
-        auto w = ev::write_file_atomic(*o, report.dump(2) + "\n");
-        if (!w) return cli::fail(w.error());
+    if (*target) {
+        core::report::BenchInput in;
+        in.suite = *suite;
+        in.dataset_path = dataset;
+        in.records = result->records;
+        in.settings = result->header;
+        in.wall_s = result->wall_s;
+        in.run_score = score;
+        in.leaderboard = leaderboard;
+        in.extra = report;
+        in.provenance = core::report::make_provenance(
+            "dgem bench-jev", result->header.value("backend", std::string()), std::string());
+        if (auto w = dgem::write_report(**target, core::report::bench_report(in)); !w)
+            return cli::fail(w.error());
     }
     std::ostream& out = args.has("json") ? std::cerr : std::cout;
     print_groups("tier", score.by_tier, out);

@@ -9,6 +9,7 @@
 #include "core/compare.h"
 #include "core/eval_runner.h"
 #include "decision_input.h"
+#include "report_output.h"
 
 namespace {
 
@@ -71,6 +72,8 @@ int run_compare(const cli::Args& args) {
     if (!input) return cli::fail(input.error());
     auto max_tokens = dgem::bench::int_flag(args, "max-tokens", 0, 0, 4096);
     if (!max_tokens) return cli::fail(max_tokens.error());
+    auto target = dgem::report_target(args);
+    if (!target) return cli::fail(target.error());
     auto backend = dgem::make_backend(args);
     if (!backend) return cli::fail(backend.error());
 
@@ -84,9 +87,16 @@ int run_compare(const cli::Args& args) {
     cmp::Comparison c = cmp::run_comparison(**backend, request, options, {}, cancel);
 
     const nlohmann::json j = c.to_json();
-    if (auto o = args.find("output")) {
-        auto w = core::eval::write_file_atomic(*o, j.dump(2) + "\n");
-        if (!w) return cli::fail(w.error());
+    if (*target) {
+        core::report::ComparisonInput in;
+        in.policy = {input->policy_name, input->source};
+        in.schema = input->schema;
+        in.variables = input->variables;
+        in.comparison = c;
+        in.provenance = core::report::make_provenance("dgem compare", (*backend)->describe(),
+                                                      c.slot ? c.slot->model : std::string());
+        if (auto w = dgem::write_report(**target, core::report::comparison_report(in)); !w)
+            return cli::fail(w.error());
     }
     if (args.has("json"))
         std::cout << j.dump(2) << "\n";
@@ -105,7 +115,7 @@ DGEM_COMMAND(compare) {
     options.push_back({"max-tokens", 0, "N",
                        "completion budget of the generative side (default: sized to the "
                        "questions, 32..256)"});
-    options.push_back({"output", 'o', "FILE", "also write the comparison as JSON to FILE"});
+    for (auto& o : dgem::report_options("the comparison")) options.push_back(o);
     options.push_back({"json", 0, "", "print the comparison as JSON"});
     return cli::CommandSpec{
         "compare",

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "core/read_stats.h"
 #include "decision_input.h"
+#include "report_output.h"
 
 namespace {
 
@@ -54,6 +55,8 @@ void print_stats(const core::Decision& d, std::ostream& out) {
 int run_decide(const cli::Args& args) {
     auto input = dgem::load_decision_input(args);
     if (!input) return cli::fail(input.error());
+    auto target = dgem::report_target(args);
+    if (!target) return cli::fail(target.error());
     auto backend = dgem::make_backend(args);
     if (!backend) return cli::fail(backend.error());
 
@@ -67,6 +70,17 @@ int run_decide(const cli::Args& args) {
 
     const core::Decision& d = *decision;
     nlohmann::json answers = core::answers_json(d, core::AnswerForm::Chat);
+    if (*target) {
+        core::report::DecisionInput in;
+        in.policy = {input->policy_name, input->source};
+        in.schema = input->schema;
+        in.variables = input->variables;
+        in.decision = d;
+        in.provenance =
+            core::report::make_provenance("dgem decide", (*backend)->describe(), d.model);
+        if (auto w = dgem::write_report(**target, core::report::decision_report(in)); !w)
+            return cli::fail(w.error());
+    }
     const bool stats = args.has("stats");
     if (args.has("json")) {
         nlohmann::json diagnostics = d.raw.is_object() && d.raw.contains("diagnostics")
@@ -91,16 +105,19 @@ DGEM_COMMAND(decide) {
     auto options = dgem::decision_options();
     for (auto& o : dgem::endpoint_options()) options.push_back(o);
     options.push_back({"json", 0, "", "print {\"answers\", \"diagnostics\"} as JSON"});
+    for (auto& o : dgem::report_options("the decision")) options.push_back(o);
     return cli::CommandSpec{
         "decide",
         "one structured decision from a policy template",
         "dgem decide --local [--model DIR] -t FILE [-v key=value ...] [--samples N|auto] "
-        "[--seed N] [--seed-token random|fixed] [--layout L] [--stats] [--json]",
+        "[--seed N] [--seed-token random|fixed] [--layout L] [--stats] [--json] [-o REPORT]",
         "Renders the policy, reads every question's slot in one decoder pass per read group and\n"
         "prints one answer per question: label, probabilities, confidence (and stderr and\n"
         "agreement over several reads). --stats adds a table of probabilities, hesitation\n"
         "(entropy / ln |labels|: Clear < 16%, Somewhat unsure to 50%, Very unsure above),\n"
-        "error bars and timings.",
+        "error bars and timings. -o writes a report (HTML, PDF, CSV or JSON, from the\n"
+        "extension): the policy, variables, endpoint, canvas, every label's bar and error\n"
+        "bar, the noise draws and the timings.",
         options,
         run_decide};
 }

@@ -29,6 +29,7 @@ engine::Result<DecisionInput> load_decision_input(const cli::Args& args) {
     if (!policy) return policy.error();
 
     core::RenderedPolicy rendered;
+    nlohmann::json variables = nlohmann::json::object();
     if (auto data_path = args.find("data")) {
         if (!args.all("var").empty())
             return engine::bad_input("give template variables with -v or with -d, not both");
@@ -37,6 +38,7 @@ engine::Result<DecisionInput> load_decision_input(const cli::Args& args) {
         std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         auto data = core::parse_json_input(text, *data_path);
         if (!data) return data.error();
+        variables = *data;
         auto r = core::render_policy_data(*policy, *data);
         if (!r) return r.error();
         rendered = std::move(r.value());
@@ -46,6 +48,7 @@ engine::Result<DecisionInput> load_decision_input(const cli::Args& args) {
             auto parsed = cli::parse_key_value(kv);
             if (!parsed) return parsed.error();
             vars[parsed->first] = parsed->second;
+            variables[parsed->first] = parsed->second;
         }
         auto r = core::render_policy(*policy, vars);
         if (!r) return r.error();
@@ -54,6 +57,8 @@ engine::Result<DecisionInput> load_decision_input(const cli::Args& args) {
 
     DecisionInput input;
     input.source = *path;
+    input.policy_name = policy->name;
+    input.variables = std::move(variables);
     auto schema = core::parse_schema(rendered.schema, *path);
     if (!schema) return schema.error();
     input.schema = std::move(schema.value());

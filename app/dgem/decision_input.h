@@ -15,8 +15,10 @@
 namespace dgem {
 
 struct DecisionInput {
-    std::string source;   // the policy file, for messages
-    core::Schema schema;  // with the flag overrides applied
+    std::string source;                                   // the policy file, for messages
+    std::string policy_name;                              // the file name without .json.tmpl
+    nlohmann::json variables = nlohmann::json::object();  // -v key=value (or the -d data)
+    core::Schema schema;                                  // with the flag overrides applied
     nlohmann::json state;
     uint64_t seed = 42;  // the structured server's default seed
 };

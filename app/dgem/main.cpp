@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "report_output.h"
 
 namespace {
 
@@ -113,6 +114,7 @@ int main(int argc, char** argv) {
         }
     }
     try {
+        dgem::prepare_report_application(parsed);
         return command->run(parsed);
     } catch (const std::exception& e) {
         return cli::fail(engine::engine_error(std::string("internal error: ") + e.what()));

@@ -136,7 +136,9 @@ Result<Decision> LocalBackend::decide(const DecideRequest& request, const Progre
         d.samples = std::max(d.samples, static_cast<int>(reads[g].rows.size()));
         d.reads += static_cast<int>(reads[g].rows.size());
         d.prompt_tokens = std::max(d.prompt_tokens, static_cast<int>(group.prompt_ids.size()));
+        d.canvas_width = std::max(d.canvas_width, group.width);
     }
+    d.read_groups = ngroups;
     timings.total_ms = ms_since(started);
     d.timings = timings;
 

@@ -53,6 +53,8 @@ struct Decision {
     Layout layout = Layout::DocumentFirst;
     int prompt_tokens = 0;
     int reads = 0;  // canvas rows the backend decoded
+    int canvas_width = 0;  // the widest group's canvas (0 when the backend does not say)
+    int read_groups = 0;   // groups read separately (0 when the backend does not say)
     Timings timings;
     std::string model;
     std::string backend;  // "local cpu", "dgem chat http://...", ...

@@ -1,0 +1,30 @@
+#pragma once
+// What every dgem command that produces a result shares for reports: -o FILE (the format from
+// its extension), --format and --page-size, checked before any work starts, and the atomic write.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "core/report.h"
+
+namespace dgem {
+
+struct ReportTarget {
+    std::string path;
+    core::report::Format format = core::report::Format::Json;
+    core::report::PageSize page_size = core::report::PageSize::A4;
+};
+
+// `what` says what the report holds ("the decision", "the run").
+std::vector<cli::OptionSpec> report_options(const std::string& what);
+// nullopt without -o; errors name the path or flag and what is accepted.
+engine::Result<std::optional<ReportTarget>> report_target(const cli::Args& args);
+// HTML and PDF paint text: the GUI application (offscreen) must exist before anything else makes
+// a QCoreApplication. main() calls this for every command.
+void prepare_report_application(const cli::Args& args);
+// Writes the report; prints "report written to PATH (format)" on stderr.
+engine::Result<void> write_report(const ReportTarget& target, const core::report::Report& report);
+
+}  // namespace dgem
