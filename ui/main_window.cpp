@@ -37,6 +37,7 @@
 #include "ui/editor/variables_panel.h"
 #include "ui/endpoints/endpoints_dialog.h"
 #include "ui/library/policy_library.h"
+#include "ui/reports/export_report_dialog.h"
 #include "ui/results/results_model.h"
 #include "ui/results/results_view.h"
 
@@ -62,6 +63,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
         updateActions();
     });
     connect(document_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    connect(results_model_, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
     connect(runner_, &core::BackendRunner::progress, this,
             [this](const QString& stage, double f) { results_view_->showProgress(stage, f); });
     connect(runner_, &core::BackendRunner::decided, this, &MainWindow::onDecided);
@@ -299,6 +301,12 @@ void MainWindow::buildActions() {
             QMessageBox::warning(this, tr("Export policy"),
                                  QString::fromStdString(exported.error().message));
     });
+    export_report_ = policy->addAction(tr("Export re&port…"), this, [this] { exportReport(); });
+    export_report_->setObjectName(QStringLiteral("exportReportAction"));
+    export_report_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    export_report_->setToolTip(
+        tr("The latest decision as a report to hand on: HTML, PDF, CSV or JSON, with a preview"));
+    export_report_->setEnabled(false);
     policy->addSeparator();
     save_ = policy->addAction(tr("&Save"), this, [this] { save(); });
     save_->setShortcut(QKeySequence::Save);
@@ -595,6 +603,7 @@ void MainWindow::updateActions() {
     rename_->setEnabled(user);
     delete_->setEnabled(user);
     duplicate_->setEnabled(e != nullptr);
+    export_report_->setEnabled(last_decision_.has_value() && results_model_->hasDecision());
 }
 
 uint64_t MainWindow::runSeed() const {
@@ -648,9 +657,71 @@ core::DecideRequest MainWindow::currentRequest() const {
 void MainWindow::startDecide() {
     run_pending_ = false;
     results_view_->showProgress(tr("Starting"), -1);
-    if (!runner_->decide(currentRequest()))
+    const core::DecideRequest request = currentRequest();
+    // What the report of this run says it answered: the policy, its variables, the schema read
+    // and the canvas the canvas view shows for it.
+    core::report::DecisionInput input;
+    input.policy = {run_policy_.toStdString(), document_->path().toStdString()};
+    input.schema = request.schema;
+    input.variables = document_->variables();
+    input.canvas = canvasSummary(request);
+    pending_decision_ = std::move(input);
+    if (!runner_->decide(request)) {
+        pending_decision_.reset();
         results_view_->showError(tr("No backend for the active endpoint."));
+    }
     updateActions();
+}
+
+std::optional<core::report::CanvasSummary> MainWindow::canvasSummary(
+    const core::DecideRequest& request) const {
+    const auto& plan = canvas_model_->plan();
+    if (!plan || canvas_model_->building() || plan->groups.empty()) return std::nullopt;
+    // Only the plan of this very request: same layout, seed, document and questions.
+    int slots = 0, width = 0, prompt = 0;
+    for (const core::ReadGroup& g : plan->groups) {
+        slots += static_cast<int>(g.answer_slots.size());
+        width = std::max(width, g.width);
+        prompt = std::max(prompt, static_cast<int>(g.prompt_ids.size()));
+    }
+    if (plan->layout != request.schema.layout || plan->seed != request.seed ||
+        plan->state_text != core::state_text(request.state) ||
+        slots != static_cast<int>(request.schema.questions.size()))
+        return std::nullopt;
+    core::report::CanvasSummary s;
+    s.layout = std::string(core::to_string(plan->layout));
+    s.prompt_tokens = prompt;  // the longest group's prompt, as the backends count it
+    s.width = width;
+    s.answer_slots = slots;
+    s.groups = static_cast<int>(plan->groups.size());
+    // The first reads; onDecided puts the decision's count (the "auto" policy may read more).
+    s.reads = static_cast<int>(plan->rows.size());
+    return s;
+}
+
+std::optional<core::report::Report> MainWindow::decisionReport() const {
+    if (!last_decision_ || !results_model_->hasDecision()) return std::nullopt;
+    core::report::DecisionInput input = *last_decision_;
+    input.provenance = core::report::make_provenance(
+        "Decision Studio", last_decision_->provenance.endpoint, input.decision.model);
+    return core::report::decision_report(input);
+}
+
+ExportReportDialog* MainWindow::exportReport() {
+    auto made = decisionReport();
+    if (!made) {
+        statusBar()->showMessage(tr("No result to export yet: run the policy first (Ctrl+Return)."),
+                                 5000);
+        return nullptr;
+    }
+    auto* dialog = new ExportReportDialog(std::move(*made), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ExportReportDialog::exported, this, [this](const QString& path) {
+        statusBar()->showMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)),
+                                 5000);
+    });
+    dialog->open();
+    return dialog;
 }
 
 bool MainWindow::compare() {
@@ -691,7 +762,8 @@ void MainWindow::startCompare() {
     const core::EndpointProfile* p = endpoints_.activeProfile();
     CompareWindow* view = showCompare();
     view->start(backend_, currentRequest(), options_.compare, run_policy_,
-                p ? QString::fromStdString(p->summary()) : QString());
+                p ? QString::fromStdString(p->summary()) : QString(), document_->path(),
+                document_->variables());
     updateActions();
 }
 
@@ -708,6 +780,7 @@ void MainWindow::cancelRun() {
     }
     if (!runner_->busy() && !backend_watcher_.isRunning()) return;
     run_pending_ = false;
+    pending_decision_.reset();
     runner_->cancel();
     results_view_->showError(tr("Cancelled."));
     updateActions();
@@ -715,6 +788,15 @@ void MainWindow::cancelRun() {
 }
 
 void MainWindow::onDecided(const core::Decision& decision) {
+    if (pending_decision_) {
+        last_decision_ = std::move(pending_decision_);
+        pending_decision_.reset();
+        last_decision_->decision = decision;
+        if (last_decision_->canvas) last_decision_->canvas->reads = decision.reads;
+        // The endpoint as the backend describes itself: never a token or a key.
+        last_decision_->provenance.endpoint =
+            backend_ ? backend_->describe() : endpointStatusText().toStdString();
+    }
     results_view_->clearStatus();
     results_model_->setDecision(decision);
     const core::EndpointProfile* p = endpoints_.activeProfile();
@@ -725,6 +807,7 @@ void MainWindow::onDecided(const core::Decision& decision) {
 }
 
 void MainWindow::onFailed(const engine::Error& error) {
+    pending_decision_.reset();
     if (error.kind == engine::ErrorKind::Cancelled) {
         results_view_->showError(tr("Cancelled."));
     } else {

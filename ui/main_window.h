@@ -9,10 +9,12 @@
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <memory>
+#include <optional>
 
 #include "core/backend_runner.h"
 #include "core/compare.h"
 #include "core/endpoint_profiles.h"
+#include "core/report.h"
 #include "engine/tokenizer.h"
 #include "ui/bench/bench_window.h"
 
@@ -28,6 +30,7 @@ namespace ui {
 class CanvasModel;
 class CanvasView;
 class CompareWindow;
+class ExportReportDialog;
 class HistoryModel;
 class PolicyDocument;
 class PolicyForm;
@@ -84,6 +87,14 @@ class MainWindow : public QMainWindow {
     // Opens a policy source that has no file yet (a bench item) as an unsaved document.
     void openUnsaved(const QString& name, const QString& source);
 
+    // Policy > Export report… (Ctrl+Shift+E): the latest decision as a report (nullopt before
+    // the first result, or when the results were cleared by opening another policy).
+    QAction* exportReportAction() const { return export_report_; }
+    std::optional<core::report::Report> decisionReport() const;
+    // Opens the export dialog on the latest decision (window-modal; it deletes itself when
+    // closed); null when there is nothing to export.
+    ExportReportDialog* exportReport();
+
   Q_SIGNALS:
     void runFinished(bool ok);
 
@@ -107,6 +118,10 @@ class MainWindow : public QMainWindow {
     // The request a run or a comparison sends for the open policy.
     core::DecideRequest currentRequest() const;
     void onDecided(const core::Decision& decision);
+    // What the canvas view shows of the plan `request` reads (nullopt when that plan is not
+    // built: no tokenizer, or another input).
+    std::optional<core::report::CanvasSummary> canvasSummary(
+        const core::DecideRequest& request) const;
     void onFailed(const engine::Error& error);
     void reloadFromDisk();
 
@@ -140,6 +155,7 @@ class MainWindow : public QMainWindow {
     QAction* duplicate_ = nullptr;
     QAction* rename_ = nullptr;
     QAction* delete_ = nullptr;
+    QAction* export_report_ = nullptr;
 
     core::EndpointProfileStore endpoints_;
     std::shared_ptr<core::Backend> backend_;  // for the active profile, built on first run
@@ -150,6 +166,10 @@ class MainWindow : public QMainWindow {
     bool run_pending_ = false;
     bool compare_pending_ = false;
     QString run_policy_;
+    // The decision a run is waiting for (filled when it starts), then the latest decision with
+    // what it answered: the export's input (its provenance is made when exporting).
+    std::optional<core::report::DecisionInput> pending_decision_;
+    std::optional<core::report::DecisionInput> last_decision_;
 };
 
 }  // namespace ui

@@ -1,5 +1,6 @@
 #include "ui/bench/bench_window.h"
 
+#include <QAction>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -35,6 +36,7 @@
 #include "ui/bench/bench_charts.h"
 #include "ui/bench/bench_items_model.h"
 #include "ui/bench/comparison_items_model.h"
+#include "ui/reports/export_report_dialog.h"
 
 namespace ui {
 
@@ -72,6 +74,13 @@ QString format_duration(double seconds) {
 
 QString points(const std::optional<double>& v) {
     return v ? QString::number(*v, 'f', 1) : QObject::tr("n/a");
+}
+
+// The model a profile runs: the local model's folder name, or the remote profile's model.
+std::string profile_model(const core::EndpointProfile& p) {
+    if (p.kind == core::EndpointKind::Local)
+        return QFileInfo(qstr(p.model_dir)).fileName().toStdString();
+    return p.model;
 }
 
 json read_json_file(const QString& path) {
@@ -145,6 +154,17 @@ void BenchWindow::buildLayout() {
     cancel_button_->setShortcut(QKeySequence(Qt::Key_Escape));
     resume_button_ = new QPushButton(tr("Resume"), this);
     resume_button_->setToolTip(tr("Continue the selected interrupted run from its journal"));
+    // Export report…: an action of the window (Ctrl+Shift+E) and a button for it.
+    export_report_ = new QAction(tr("Export re&port…"), this);
+    export_report_->setObjectName(QStringLiteral("exportReportAction"));
+    export_report_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    export_report_->setShortcutContext(Qt::WindowShortcut);
+    export_report_->setToolTip(
+        tr("The shown run as a report: HTML, PDF, CSV or JSON, with a preview (Ctrl+Shift+E)"));
+    addAction(export_report_);
+    export_button_ = new QPushButton(tr("Export report…"), this);
+    export_button_->setObjectName(QStringLiteral("exportReportButton"));
+    export_button_->setToolTip(export_report_->toolTip());
     controls->addWidget(new QLabel(tr("Suite:"), this));
     controls->addWidget(suite_box_, 2);
     controls->addWidget(open);
@@ -166,6 +186,7 @@ void BenchWindow::buildLayout() {
     settings_row->addWidget(run_button_);
     settings_row->addWidget(cancel_button_);
     settings_row->addWidget(resume_button_);
+    settings_row->addWidget(export_button_);
     top->addLayout(settings_row);
 
     auto* progress_row = new QHBoxLayout;
@@ -274,6 +295,8 @@ void BenchWindow::buildLayout() {
     connect(mode_box_, &QComboBox::currentIndexChanged, this, [this] { updateActions(); });
     connect(run_button_, &QPushButton::clicked, this, [this] { run(); });
     connect(cancel_button_, &QPushButton::clicked, this, &BenchWindow::cancel);
+    connect(export_report_, &QAction::triggered, this, [this] { exportReport(); });
+    connect(export_button_, &QPushButton::clicked, export_report_, &QAction::trigger);
     connect(resume_button_, &QPushButton::clicked, this, [this] {
         if (auto* item = runs_list_->currentItem()) resume(item->data(Qt::UserRole).toString());
     });
@@ -427,6 +450,17 @@ void BenchWindow::startRun(const QString& run_dir, bool resume) {
     settings.resume = resume;
     settings.program_version = QCoreApplication::applicationVersion().toStdString();
     settings.extra = {{"endpoint", profile->summary()}, {"limit", limit_->value()}};
+    run_settings_ = {{"suite", suite_path_.toStdString()},
+                     {"mode", std::string(eval::to_string(settings.mode))},
+                     {"workers", settings.workers},
+                     {"limit", limit_->value()},
+                     {"generative_max_tokens", settings.generative_max_tokens},
+                     {"seed", settings.seed},
+                     {"profile", profile->name},
+                     {"endpoint", profile->summary()}};
+    run_wall_s_ = 0;
+    run_endpoint_ = profile->summary();
+    run_model_ = profile_model(*profile);
     records_.clear();
     items_->setRows({});
     comparison_items_->setRows({});
@@ -501,6 +535,9 @@ void BenchWindow::onFinished() {
         return;
     }
     records_ = result->records;
+    run_wall_s_ = result->wall_s;
+    if (result->header.is_object() && result->header.value("backend", json()).is_string())
+        run_endpoint_ = result->header["backend"].get<std::string>();
     items_->setRows(eval::item_rows(*run_suite_, records_));
     rescore();
     writeRunMeta(result->cancelled ? QStringLiteral("cancelled") : QStringLiteral("finished"));
@@ -703,6 +740,37 @@ void BenchWindow::updateActions() {
     limit_->setEnabled(!running);
     mode_box_->setEnabled(!running);
     gen_tokens_->setEnabled(!running && mode() != eval::RunMode::Slot);
+    const bool exportable = !running && run_suite_ && !records_.empty();
+    export_report_->setEnabled(exportable);
+    export_button_->setEnabled(exportable);
+}
+
+std::optional<core::report::Report> BenchWindow::benchReport() const {
+    if (busy() || !run_suite_ || records_.empty()) return std::nullopt;
+    core::report::BenchInput input;
+    input.suite = *run_suite_;
+    input.dataset_path = suite_path_.toStdString();
+    input.records = records_;
+    input.settings = run_settings_;
+    input.wall_s = run_wall_s_;
+    input.run_score = run_score_;
+    input.suite_score = suite_score_;
+    if (run_score_) input.leaderboard = leaderboard_;  // JevBench runs are placed on it
+    input.with_comparison = std::any_of(records_.begin(), records_.end(),
+                                        [](const eval::ItemRecord& r) { return r.generative; });
+    if (!run_dir_.isEmpty()) input.extra = {{"run", QFileInfo(run_dir_).fileName().toStdString()}};
+    // The endpoint as the backend describes itself (the journal's header): never a secret.
+    input.provenance = core::report::make_provenance("Decision Studio", run_endpoint_, run_model_);
+    return core::report::bench_report(input);
+}
+
+ExportReportDialog* BenchWindow::exportReport() {
+    auto made = benchReport();
+    if (!made) return nullptr;
+    auto* dialog = new ExportReportDialog(std::move(*made), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    return dialog;
 }
 
 void BenchWindow::writeRunMeta(const QString& status) {
@@ -764,6 +832,21 @@ bool BenchWindow::openRun(const QString& run_dir) {
     eval::apply_filter(*run_suite_, filter);
     run_dir_ = run_dir;
     records_ = journal->records;
+    run_settings_ = json::object();
+    for (const char* key : {"suite", "mode", "workers", "limit", "generative_max_tokens", "profile",
+                            "endpoint", "status"})
+        if (meta.contains(key)) run_settings_[key] = meta[key];
+    const json& header = journal->header;
+    if (header.is_object() && header.contains("settings") && header["settings"].is_object() &&
+        header["settings"].contains("seed"))
+        run_settings_["seed"] = header["settings"]["seed"];
+    run_wall_s_ = 0;
+    run_endpoint_ = header.is_object() && header.value("backend", json()).is_string()
+                        ? header["backend"].get<std::string>()
+                        : meta.value("endpoint", std::string());
+    run_model_.clear();
+    if (const core::EndpointProfile* p = endpoints_.find(meta.value("profile", std::string())))
+        run_model_ = profile_model(*p);
     if (auto m = eval::parse_run_mode(meta.value("mode", std::string("slot")))) setMode(*m);
     gen_tokens_->setValue(meta.value("generative_max_tokens", 0));
     items_->setRows(eval::item_rows(*run_suite_, records_));

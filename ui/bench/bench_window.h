@@ -22,7 +22,9 @@
 #include "core/eval_runner.h"
 #include "core/eval_score.h"
 #include "core/eval_suite.h"
+#include "core/report.h"
 
+class QAction;
 class QChart;
 class QChartView;
 class QComboBox;
@@ -42,6 +44,7 @@ namespace ui {
 
 class BenchItemsModel;
 class ComparisonItemsModel;
+class ExportReportDialog;
 
 struct BenchWindowOptions {
     QString jevbench_dir;  // holds jevbench_public.jsonl and leaderboard_v14.json
@@ -89,6 +92,13 @@ class BenchWindow : public QWidget {
     QString statusText() const;
     QString runDir() const { return run_dir_; }
 
+    // Export report… (Ctrl+Shift+E): the shown run as a report (nullopt without a finished or
+    // reopened run with records). exportReport opens the export dialog on it (window-modal,
+    // deleted on close).
+    QAction* exportReportAction() const { return export_report_; }
+    std::optional<core::report::Report> benchReport() const;
+    ExportReportDialog* exportReport();
+
   Q_SIGNALS:
     void runFinished(bool ok);
     // A double-clicked item as a policy source ({"schema", "state"}) to open in the editor.
@@ -124,6 +134,12 @@ class BenchWindow : public QWidget {
     std::optional<core::eval::Leaderboard> leaderboard_;
     std::optional<core::compare::SuiteComparison> suite_comparison_;
     QString run_dir_;
+    // The shown run's settings (mode, workers, limit, endpoint, suite: what run.json keeps), its
+    // wall time, the backend's description and the model, for the report.
+    nlohmann::json run_settings_ = nlohmann::json::object();
+    double run_wall_s_ = 0;
+    std::string run_endpoint_;
+    std::string run_model_;
     QString status_;
     core::CancelToken cancel_;
     QFutureWatcher<engine::Result<core::eval::RunResult>> watcher_;
@@ -138,6 +154,8 @@ class BenchWindow : public QWidget {
     QPushButton* run_button_ = nullptr;
     QPushButton* cancel_button_ = nullptr;
     QPushButton* resume_button_ = nullptr;
+    QPushButton* export_button_ = nullptr;
+    QAction* export_report_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QLabel* status_label_ = nullptr;
     QLabel* scorecard_ = nullptr;

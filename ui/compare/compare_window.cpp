@@ -1,6 +1,7 @@
 // The Compare view (see compare_window.h).
 #include "ui/compare/compare_window.h"
 
+#include <QAction>
 #include <QFontDatabase>
 #include <QFrame>
 #include <QGridLayout>
@@ -21,6 +22,7 @@
 
 #include "ui/compare/compare_model.h"
 #include "ui/compare/compare_runner.h"
+#include "ui/reports/export_report_dialog.h"
 #include "ui/results/result_card.h"
 #include "ui/results/results_model.h"
 
@@ -140,6 +142,7 @@ CompareWindow::CompareWindow(QWidget* parent)
     connect(runner_, &CompareRunner::busyChanged, this, [this](bool busy) {
         cancel_->setEnabled(busy);
         rerun_->setEnabled(!busy);
+        updateExport();
         Q_EMIT busyChanged(busy);
     });
     connect(slot_model_, &QAbstractItemModel::modelReset, this, &CompareWindow::rebuildCards);
@@ -170,9 +173,25 @@ void CompareWindow::buildLayout() {
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setShortcut(QKeySequence(Qt::Key_Escape));
     cancel_->setEnabled(false);
+    // Export report…: an action of the window (Ctrl+Shift+E) and a button for it.
+    export_report_ = new QAction(tr("Export re&port…"), this);
+    export_report_->setObjectName(QStringLiteral("exportReportAction"));
+    export_report_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    export_report_->setShortcutContext(Qt::WindowShortcut);
+    export_report_->setToolTip(
+        tr("This comparison as a report: HTML, PDF, CSV or JSON, with a preview (Ctrl+Shift+E)"));
+    export_report_->setEnabled(false);
+    addAction(export_report_);
+    connect(export_report_, &QAction::triggered, this, [this] { exportReport(); });
+    export_button_ = new QPushButton(tr("Export report…"), this);
+    export_button_->setObjectName(QStringLiteral("exportReportButton"));
+    export_button_->setToolTip(export_report_->toolTip());
+    export_button_->setEnabled(false);
+    connect(export_button_, &QPushButton::clicked, export_report_, &QAction::trigger);
     header->addWidget(title_, 1);
     header->addWidget(rerun_);
     header->addWidget(cancel_);
+    header->addWidget(export_button_);
     outer->addLayout(header);
 
     auto* status_row = new QHBoxLayout;
@@ -332,6 +351,7 @@ void CompareWindow::rebuildCards() {
 
 void CompareWindow::resetView() {
     model_->clear();
+    shown_source_.reset();
     slot_model_->clear();
     steps_->clear();
     cards_placeholder_->setText(
@@ -347,16 +367,22 @@ void CompareWindow::resetView() {
     raw_->clear();
     validity_->clear();
     showStrip(CompareStrip{}, false);
+    if (export_report_) updateExport();
 }
 
 bool CompareWindow::start(std::shared_ptr<core::Backend> backend, core::DecideRequest request,
                           core::compare::CompareOptions options, const QString& policy,
-                          const QString& endpoint) {
+                          const QString& endpoint, const QString& policy_file,
+                          const nlohmann::json& variables) {
     if (!backend) {
         showError(tr("No backend for the active endpoint."));
         return false;
     }
     resetView();
+    running_source_ = {{policy.toStdString(), policy_file.toStdString()},
+                       request.schema,
+                       variables.is_object() ? variables : nlohmann::json::object(),
+                       backend->describe()};
     title_->setText(tr("<b>%1</b> — slot readout vs generative JSON on %2")
                         .arg(policy.toHtmlEscaped(), endpoint.toHtmlEscaped()));
     setWindowTitle(tr("Compare %1 — Decision Studio").arg(policy));
@@ -474,6 +500,7 @@ void CompareWindow::onProgress(int side, const QString& stage, double fraction,
 
 void CompareWindow::onFinished(const core::compare::Comparison& c) {
     model_->setComparison(c);
+    shown_source_ = running_source_;
     // The cards show the Comparison's slot decision (the same one onSlotDecided showed).
     if (c.slot) {
         if (!slot_model_->hasDecision()) slot_model_->setDecision(*c.slot);
@@ -522,7 +549,38 @@ void CompareWindow::onFinished(const core::compare::Comparison& c) {
             ? tr("Compared %1 question(s) on %2").arg(c.questions.size()).arg(qstr(c.backend))
             : tr("The generative side failed: %1").arg(qstr(c.generation_error)),
         -2, !c.generation);
+    updateExport();
     Q_EMIT finished(true);
+}
+
+void CompareWindow::updateExport() {
+    const bool can = !busy() && model_->hasComparison() && shown_source_.has_value();
+    export_report_->setEnabled(can);
+    export_button_->setEnabled(can);
+}
+
+std::optional<core::report::Report> CompareWindow::comparisonReport() const {
+    if (!model_->hasComparison() || !shown_source_) return std::nullopt;
+    core::report::ComparisonInput input;
+    input.policy = shown_source_->policy;
+    input.schema = shown_source_->schema;
+    input.variables = shown_source_->variables;
+    input.comparison = model_->comparison();
+    const std::string model = input.comparison.slot         ? input.comparison.slot->model
+                              : input.comparison.generation ? input.comparison.generation->model
+                                                            : std::string();
+    input.provenance =
+        core::report::make_provenance("Decision Studio", shown_source_->endpoint, model);
+    return core::report::comparison_report(input);
+}
+
+ExportReportDialog* CompareWindow::exportReport() {
+    auto made = comparisonReport();
+    if (!made) return nullptr;
+    auto* dialog = new ExportReportDialog(std::move(*made), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    return dialog;
 }
 
 CompareStrip CompareWindow::stripTexts() const {

@@ -11,10 +11,13 @@
 
 #include <QWidget>
 #include <memory>
+#include <optional>
 
 #include "core/backend.h"
 #include "core/compare.h"
+#include "core/report.h"
 
+class QAction;
 class QLabel;
 class QListView;
 class QPlainTextEdit;
@@ -28,6 +31,7 @@ namespace ui {
 
 class CompareModel;
 class CompareRunner;
+class ExportReportDialog;
 class GenerationStepsModel;
 class ResultCard;
 class ResultsModel;
@@ -40,10 +44,12 @@ class CompareWindow : public QWidget {
     ~CompareWindow() override;
 
     // Starts a comparison of `request` on `backend` (cancelling a running one); false without a
-    // backend. `policy` and `endpoint` are for the header.
+    // backend. `policy` and `endpoint` are for the header; `policy_file` and `variables` (what
+    // the request was rendered from) for the report.
     bool start(std::shared_ptr<core::Backend> backend, core::DecideRequest request,
                core::compare::CompareOptions options, const QString& policy,
-               const QString& endpoint);
+               const QString& endpoint, const QString& policy_file = {},
+               const nlohmann::json& variables = nlohmann::json::object());
     void cancel();
     bool busy() const;
     // Before a run can start (the endpoint's backend is being built) and when it cannot.
@@ -64,6 +70,12 @@ class CompareWindow : public QWidget {
     QString slotErrorText() const;        // empty when the slot side ran
     QTableView* answersTable() const { return answers_; }
 
+    // Export report… (Ctrl+Shift+E): the shown comparison as a report (nullopt before one
+    // finished). exportReport opens the export dialog on it (window-modal, deleted on close).
+    QAction* exportReportAction() const { return export_report_; }
+    std::optional<core::report::Report> comparisonReport() const;
+    ExportReportDialog* exportReport();
+
   Q_SIGNALS:
     // The comparison finished (true; either side may have failed, see the model) or was
     // cancelled or could not start (false).
@@ -82,6 +94,18 @@ class CompareWindow : public QWidget {
     void showStatus(const QString& text, double fraction, bool error = false);
     void showStrip(const CompareStrip& strip, bool final_values);
     void setLabelError(QLabel* label, const QString& message);
+    void updateExport();
+
+    // What the running comparison was asked about, then what the shown one was (the report's
+    // policy, schema, variables and endpoint; the comparison itself is the model's).
+    struct ReportSource {
+        core::report::PolicyInfo policy;
+        core::Schema schema;
+        nlohmann::json variables = nlohmann::json::object();
+        std::string endpoint;  // Backend::describe()
+    };
+    ReportSource running_source_;
+    std::optional<ReportSource> shown_source_;
 
     CompareModel* model_;
     ResultsModel* slot_model_;
@@ -93,6 +117,8 @@ class CompareWindow : public QWidget {
     QProgressBar* progress_ = nullptr;
     QPushButton* rerun_ = nullptr;
     QPushButton* cancel_ = nullptr;
+    QPushButton* export_button_ = nullptr;
+    QAction* export_report_ = nullptr;
     QLabel* passes_ = nullptr;
     QLabel* latency_ = nullptr;
     QLabel* ratio_ = nullptr;
