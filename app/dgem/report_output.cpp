@@ -25,7 +25,11 @@ engine::Result<std::optional<ReportTarget>> report_target(const cli::Args& args)
     ReportTarget t;
     t.path = *path;
     auto format = core::report::format_for_path(*path, args.find("format"));
-    if (!format) return format.error();
+    if (!format) {
+        engine::Error e = format.error();
+        if (!args.has("format")) e.message += " (or --format)";
+        return e;
+    }
     t.format = *format;
     if (auto size = args.find("page-size")) {
         auto parsed = core::report::parse_page_size(*size);

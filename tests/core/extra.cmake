@@ -33,3 +33,11 @@ if(TARGET core_tst_compare)
   set_tests_properties(core_tst_compare PROPERTIES TIMEOUT 1800
                        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=1200000")
 endif()
+
+# Reports from runs on the tiny model in every format, read back with poppler's tools; the CLI's
+# -o against `dgem serve` (8-token generations on the tiny model).
+if(TARGET core_tst_reports)
+  add_dependencies(core_tst_reports dgem)
+  set_tests_properties(core_tst_reports PROPERTIES TIMEOUT 1800
+                       ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=1200000")
+endif()

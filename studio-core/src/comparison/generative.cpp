@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/compare.h"
+#include "core/json_input.h"
 
 namespace core::compare {
 namespace {
@@ -141,7 +142,8 @@ GenerativeAnswer parse_generative_answer(const Schema& schema, std::string_view 
     } catch (const json::parse_error& e) {
         // parse_error::byte is 1-based; an offset is what a user counts from the start.
         const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-        std::string what = e.what();
+        // The parser quotes what it last read: raw reply bytes, possibly cut mid-character.
+        std::string what = valid_utf8(e.what());
         auto colon = what.rfind(": ");
         answer.reasons.push_back(
             "not JSON at offset " + std::to_string(offset) +

@@ -304,7 +304,7 @@ Result<void> write_file_atomic(const std::string& path, const std::string& text)
     const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
     int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return engine::bad_input(path + ": cannot write (" + std::strerror(errno) + ")");
-    auto w = write_all(fd, text, tmp);
+    auto w = write_all(fd, text, path);  // messages name the file the user asked for
     if (w && ::fsync(fd) != 0) w = engine::bad_input(path + ": fsync failed");
     ::close(fd);
     if (!w) {

@@ -61,7 +61,7 @@ Result<Format> format_for_path(const std::string& path,
     return engine::bad_input(
         path + ": " +
         (ext.empty() ? std::string("no extension") : "'." + ext + "' is not a report format") +
-        "; accepted: " + std::string(kAcceptedFormats) + " (or --format)");
+        "; accepted: " + std::string(kAcceptedFormats));
 }
 
 std::optional<PageSize> parse_page_size(std::string_view text) {

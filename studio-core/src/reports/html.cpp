@@ -4,13 +4,15 @@
 
 #include <QString>
 
+#include "core/json_input.h"
 #include "report_internal.h"
 
 namespace core::report {
 
 namespace {
 
-std::string esc(const std::string& s) {
+std::string esc(const std::string& raw) {
+    const std::string s = valid_utf8(raw);  // model and server text may hold invalid UTF-8
     std::string out;
     out.reserve(s.size());
     for (char c : s) {

@@ -145,7 +145,15 @@ class PageFlow {
 
     void section(const Section& s) {
         const QFont hf = font_of(12.5, true);
-        ensure(metrics(hf).height() + 60);  // a heading never ends a page
+        // A heading never ends a page: it keeps with the section's first block.
+        double first = 60;
+        if (s.text.empty() && s.facts.empty()) {
+            if (!s.charts.empty())
+                first = detail::chart_height(s.charts.front(), width());
+            else if (!s.questions.empty())
+                first = detail::question_height(s.questions.front());
+        }
+        ensure(metrics(hf).height() + 10 + std::min(first, bottom() - kMargin - kHeaderH - 40));
         y_ += 6;
         lines(q(s.title), hf, QColor(20, 20, 20));
         y_ += 4;
@@ -173,7 +181,7 @@ class PageFlow {
         if (facts.empty()) return;
         const QFont f = font_of(8.5);
         const QFontMetricsF fm = metrics(f);
-        const double name_w = width() * 0.32;
+        const double name_w = width() * 0.27;
         for (const auto& fact : facts) {
             const auto value_lines = wrap(q(fact.value), fm, width() - name_w);
             ensure(fm.height() * static_cast<double>(value_lines.size()));

@@ -55,6 +55,8 @@ QFont font_of(double point_size, bool bold) {
     QFont f(QStringLiteral("DejaVu Sans"));
     f.setPointSizeF(point_size);
     f.setBold(bold);
+    // No ligatures: a PDF's text must read back (and search) as written ("fi", not U+FB01).
+    f.setStyleStrategy(QFont::PreferNoShaping);
     return f;
 }
 }  // namespace detail
@@ -82,9 +84,14 @@ std::vector<double> ticks(double lo, double hi, int n) {
     return out;
 }
 
-std::string tick_text(double v, double span) {
-    const int decimals = span >= 10 ? 0 : (span >= 1 ? 1 : 2);
-    return detail::fixed(v, decimals);
+// A tick value with as few decimals as it needs (0.25, 0.5, 1, 250).
+std::string tick_text(double v, double /*span*/) {
+    std::string t = detail::fixed(v, 2);
+    if (t.find('.') != std::string::npos) {
+        while (t.back() == '0') t.pop_back();
+        if (t.back() == '.') t.pop_back();
+    }
+    return t == "-0" ? "0" : t;
 }
 
 void draw_title(QPainter& p, QRectF& area, const ReportChart& c, const Style& s) {
@@ -197,8 +204,8 @@ void paint_category(QPainter& p, QRectF area, const ReportChart& c, const Style&
     // Vertical bars: categories along the bottom.
     const double axis_w = fm.horizontalAdvance(QStringLiteral("1000")) + 8;
     const double legend_h = sets > 1 ? fm.height() + 4 : 0;
-    const QRectF plot(area.left() + axis_w, area.top() + fm.height(), area.width() - axis_w,
-                      area.height() - 2 * fm.height() - 6 - legend_h - fm.height());
+    const QRectF plot(area.left() + axis_w, area.top() + 2 * fm.height(), area.width() - axis_w,
+                      area.height() - 3 * fm.height() - 6 - legend_h - fm.height());
     auto y_of = [&](double v) {
         return plot.bottom() - plot.height() * std::clamp((v - c.min) / span, 0.0, 1.0);
     };
@@ -256,8 +263,8 @@ void paint_xy(QPainter& p, QRectF area, const ReportChart& c, const Style& s) {
     QFontMetricsF fm(p.font(), p.device());
     const double axis_w = fm.horizontalAdvance(QStringLiteral("10000")) + 8;
     const double legend_h = fm.height() + 4;
-    const QRectF plot(area.left() + axis_w, area.top() + fm.height() + 2, area.width() - axis_w - 8,
-                      area.height() - 3 * fm.height() - 10 - legend_h);
+    const QRectF plot(area.left() + axis_w, area.top() + 2 * fm.height(), area.width() - axis_w - 8,
+                      area.height() - 4 * fm.height() - 8 - legend_h);
     const double x_span = c.x_max - c.x_min > 0 ? c.x_max - c.x_min : 1;
     auto fy = [&](double v) { return c.log_y ? std::log10(std::max(v, 1e-12)) : v; };
     const double y_lo = fy(c.min > 0 || !c.log_y ? c.min : 1e-3), y_hi = fy(c.max);

@@ -1,5 +1,6 @@
 // The JSON and CSV formats: the data as it is, and one row per item and question.
 
+#include "core/json_input.h"
 #include "report_internal.h"
 
 namespace core::report {
@@ -13,7 +14,7 @@ namespace {
 // RFC 4180: quote a field holding a comma, a quote or a line break; double the quotes. A field
 // a spreadsheet would run as a formula (=, +, @, tab, CR first) gets a leading apostrophe.
 std::string csv_field(const std::string& value) {
-    std::string v = value;
+    std::string v = valid_utf8(value);
     if (!v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '@' || v[0] == '\t' || v[0] == '\r'))
         v.insert(v.begin(), '\'');
     if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
