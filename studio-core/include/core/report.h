@@ -79,6 +79,7 @@ struct ChartSeries {
     std::string name;
     bool line = true;  // false: points only
     std::vector<std::pair<double, double>> points;
+    std::vector<std::string> point_labels;  // empty, or one per point (drawn beside it)
 };
 struct ChartMark {
     double x = 0;  // an X value, or a fractional category index

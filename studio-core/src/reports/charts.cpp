@@ -43,10 +43,13 @@ ReportChart reliability_chart(const eval::Ece& ece, std::string title) {
     c.min = 0;
     c.max = 1;
     c.value_decimals = 2;
-    c.series.push_back({"ideal", true, {{0, 0}, {1, 1}}});
-    ChartSeries acc{"accuracy", true, {}};
+    c.series.push_back({"ideal", true, {{0, 0}, {1, 1}}, {}});
+    ChartSeries acc{"accuracy", true, {}, {}};
     for (const auto& b : ece.bins)
-        if (b.n > 0) acc.points.emplace_back(b.confidence, b.accuracy);
+        if (b.n > 0) {
+            acc.points.emplace_back(b.confidence, b.accuracy);
+            acc.point_labels.push_back("n=" + std::to_string(b.n));  // what each point is worth
+        }
     c.series.push_back(std::move(acc));
     return c;
 }
@@ -70,7 +73,7 @@ ReportChart latency_chart(const std::vector<double>& latencies_s) {
     for (double v : ms)
         ++counts[static_cast<size_t>(std::clamp(static_cast<int>((v - lo) / width), 0, kBins - 1))];
     // A step outline, one flat segment per bin.
-    ChartSeries hist{"items", true, {{lo, 0}}};
+    ChartSeries hist{"items", true, {{lo, 0}}, {}};
     for (int b = 0; b < kBins; ++b) {
         hist.points.emplace_back(lo + b * width, counts[static_cast<size_t>(b)]);
         hist.points.emplace_back(lo + (b + 1) * width, counts[static_cast<size_t>(b)]);
@@ -161,7 +164,7 @@ ReportChart latency_per_item_chart(const std::vector<compare::ItemComparisonRow>
     c.y_title = "milliseconds (log)";
     c.log_y = true;
     c.value_decimals = 0;
-    ChartSeries slot{"slot", true, {}}, gen{"generative", true, {}};
+    ChartSeries slot{"slot", true, {}, {}}, gen{"generative", true, {}, {}};
     double lo = 1e300, hi = 0;
     for (size_t i = 0; i < rows.size(); ++i) {
         c.x_labels.push_back(rows[i].id);
@@ -189,25 +192,33 @@ ReportChart latency_per_item_chart(const std::vector<compare::ItemComparisonRow>
 
 ReportChart validity_chart(const compare::SuiteComparison& s) {
     ReportChart c;
-    c.title = "Generative validity and agreement";
+    c.title = "Generative validity (of " + std::to_string(s.generative_replies) +
+              " replies) and agreement (of " + std::to_string(s.compared) + " answers both gave)";
     c.y_title = "%";
     c.value_suffix = "%";
     c.min = 0;
     c.max = 100;
-    c.categories = {"valid replies", "agreement"};
+    c.categories = {
+        "valid JSON (" + std::to_string(s.generative_valid) + "/" +
+            std::to_string(s.generative_replies) + ")",
+        "agreement (" + std::to_string(s.agreeing) + "/" + std::to_string(s.compared) + ")"};
     c.sets.push_back({"rate", {s.valid_share * 100.0, s.agreement * 100.0}, {}});
     return c;
 }
 
 ReportChart mode_accuracy_chart(const compare::SuiteComparison& s) {
     ReportChart c;
-    c.title = "Accuracy of each mode";
+    c.title = "Accuracy of each mode (slot " + std::to_string(s.slot.correct) + "/" +
+              std::to_string(s.slot.answers) + ", generative " +
+              std::to_string(s.generative.correct) + "/" + std::to_string(s.generative.answers) +
+              " answers)";
     c.y_title = "% correct";
     c.value_suffix = "%";
     c.min = 0;
     c.max = 100;
-    c.categories = {"slot", "generative"};
-    c.sets.push_back({"accuracy", {s.slot.accuracy * 100.0, s.generative.accuracy * 100.0}, {}});
+    c.categories = {"answers correct"};
+    c.sets.push_back({"slot", {s.slot.accuracy * 100.0}, {}});
+    c.sets.push_back({"generative", {s.generative.accuracy * 100.0}, {}});
     return c;
 }
 

@@ -339,6 +339,10 @@ void paint_xy(QPainter& p, QRectF area, const ReportChart& c, const Style& s) {
             p.setBrush(series_color(i));
             for (const auto& [x, y] : ser.points) p.drawEllipse(QPointF(px(x), py(y)), 2.5, 2.5);
             p.setBrush(Qt::NoBrush);
+            p.setPen(s.muted);
+            for (size_t k = 0; k < ser.point_labels.size() && k < ser.points.size(); ++k)
+                p.drawText(QPointF(px(ser.points[k].first) + 4, py(ser.points[k].second) - 4),
+                           q(ser.point_labels[k]));
         }
     }
     p.restore();
