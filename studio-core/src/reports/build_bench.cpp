@@ -46,6 +46,16 @@ Table group_table(const std::string& title, const std::string& key_name,
     return t;
 }
 
+// "label=p;label=p" of a probs object, in full precision (the CSV's probabilities cell).
+std::string probs_text(const ojson& probs) {
+    std::string out;
+    if (!probs.is_object()) return out;
+    for (auto it = probs.begin(); it != probs.end(); ++it)
+        if (it.value().is_number())
+            out += (out.empty() ? "" : ";") + it.key() + "=" + exact(it.value().get<double>());
+    return out;
+}
+
 const eval::GenerativeRecord* generative_of(const std::vector<eval::ItemRecord>& records,
                                             const std::string& id) {
     for (const auto& r : records)
@@ -130,12 +140,9 @@ void add_jev_sections(Report& r, const BenchInput& in, const eval::RunScore& s) 
         const ojson& it = js[i];
         const std::string base = "/items/" + std::to_string(i);
         const std::string predicted = it.value("predicted", std::string());
-        std::string p_text = "-", p_ptr, probs;
+        std::string p_text = "-", p_ptr;
+        const std::string probs = it.contains("probs") ? probs_text(it["probs"]) : "";
         if (it.contains("probs") && it["probs"].is_object()) {
-            for (auto pit = it["probs"].begin(); pit != it["probs"].end(); ++pit)
-                if (pit.value().is_number())
-                    probs += (probs.empty() ? "" : ";") + pit.key() + "=" +
-                             exact(pit.value().get<double>());
             if (it["probs"].contains(predicted) && it["probs"][predicted].is_number()) {
                 p_text = percent(it["probs"][predicted].get<double>());
                 p_ptr = base + "/probs/" + detail::pointer_segment(predicted);
@@ -203,12 +210,7 @@ void add_suite_sections(Report& r, const BenchInput& in, const eval::SuiteScore&
             const std::string predicted = ans.contains("predicted") && ans["predicted"].is_string()
                                               ? ans["predicted"].get<std::string>()
                                               : "-";
-            std::string probs;
-            if (ans.contains("probs") && ans["probs"].is_object())
-                for (auto p = ans["probs"].begin(); p != ans["probs"].end(); ++p)
-                    if (p.value().is_number())
-                        probs += (probs.empty() ? "" : ";") + p.key() + "=" +
-                                 exact(p.value().get<double>());
+            const std::string probs = ans.contains("probs") ? probs_text(ans["probs"]) : "";
             t.rows.push_back({c.value("id", ""), c.value("domain", ""), c.value("tier", ""),
                               a.key(), ans.value("expected", ""), predicted,
                               has_conf ? percent(ans["confidence"].get<double>()) : "-",

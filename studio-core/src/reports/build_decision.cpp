@@ -183,6 +183,21 @@ void add_answers(Report& r, const Decision& d, const Schema& schema, const std::
     (void)item;
 }
 
+// A report about one policy: provenance, the policy and its variables (data and sections).
+Report policy_report(Kind kind, std::string title, const Provenance& provenance,
+                     const PolicyInfo& policy, const Schema& schema,
+                     const nlohmann::json& variables) {
+    Report r;
+    r.kind = kind;
+    r.title = std::move(title);
+    r.provenance = provenance;
+    r.data = detail::base_data(r.kind, r.title, r.provenance);
+    r.data["policy"] = policy_json(policy, schema);
+    r.data["variables"] = variables.is_object() ? variables : nlohmann::json::object();
+    add_policy_sections(r, policy, schema, variables);
+    return r;
+}
+
 std::string probs_cell(const QuestionBlock& b) {
     std::string out;
     for (size_t k = 0; k < b.labels.size() && k < b.probabilities.size(); ++k)
@@ -200,14 +215,8 @@ const QuestionBlock* block_for(const Report& r, const std::string& id) {
 }  // namespace
 
 Report decision_report(const DecisionInput& in) {
-    Report r;
-    r.kind = Kind::Decision;
-    r.title = "Decision: " + in.policy.name;
-    r.provenance = in.provenance;
-    r.data = detail::base_data(r.kind, r.title, r.provenance);
-    r.data["policy"] = policy_json(in.policy, in.schema);
-    r.data["variables"] = in.variables.is_object() ? in.variables : nlohmann::json::object();
-    add_policy_sections(r, in.policy, in.schema, in.variables);
+    Report r = policy_report(Kind::Decision, "Decision: " + in.policy.name, in.provenance,
+                             in.policy, in.schema, in.variables);
 
     const Decision& d = in.decision;
     const CanvasSummary c = summary_or(in.canvas, d);
@@ -263,16 +272,10 @@ Report decision_report(const DecisionInput& in) {
 
 Report comparison_report(const ComparisonInput& in) {
     const compare::Comparison& c = in.comparison;
-    Report r;
-    r.kind = Kind::Comparison;
-    r.title = "Slot vs generative: " + in.policy.name;
-    r.provenance = in.provenance;
-    r.data = detail::base_data(r.kind, r.title, r.provenance);
-    r.data["policy"] = policy_json(in.policy, in.schema);
-    r.data["variables"] = in.variables.is_object() ? in.variables : nlohmann::json::object();
+    Report r = policy_report(Kind::Comparison, "Slot vs generative: " + in.policy.name,
+                             in.provenance, in.policy, in.schema, in.variables);
     r.data["comparison"] = ojson(c.to_json());
     r.data["latency_ratio"] = c.latency_ratio();
-    add_policy_sections(r, in.policy, in.schema, in.variables);
 
     Section sum;
     sum.title = "Summary";
