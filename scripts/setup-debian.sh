@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
-  qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools
+  qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools
   qt6-l10n-tools qt6-qpa-plugins libgl-dev libxkbcommon-dev
   qtkeychain-qt6-dev nlohmann-json3-dev libopenblas-dev libyaml-cpp-dev
   libcpp-httplib-dev libssl-dev zlib1g-dev

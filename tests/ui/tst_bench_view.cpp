@@ -1,27 +1,26 @@
 // The Bench view on the real tiny model through the local engine: a JevBench run fills the
-// item table and the charts with exactly the run's scored numbers, the run is kept and reopens
+// item table and the charts with exactly the run's scored numbers (the chart values of the run's
+// report, painted by the report's painter), the run is kept and reopens
 // with the same scores, a cancelled run resumes to one record per item with the same
 // probabilities as an uninterrupted run, and a broken suite file is refused with its line.
 #include <QApplication>
-#include <QBarSeries>
-#include <QBarSet>
-#include <QChart>
 #include <QDir>
 #include <QFile>
-#include <QHorizontalStackedBarSeries>
-#include <QLineSeries>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/endpoint_profiles.h"
+#include "core/report.h"
 #include "ui/bench/bench_items_model.h"
 #include "ui/bench/bench_window.h"
+#include "ui/charts/chart_widget.h"
 #include "ui/theme.h"
 
 namespace {
@@ -45,16 +44,43 @@ core::EndpointProfileStore localStore() {
     return store;
 }
 
-QAbstractSeries* seriesNamed(QChart* chart, const QString& name) {
-    for (QAbstractSeries* s : chart->series())
-        if (s->name() == name) return s;
+using core::report::ReportChart;
+
+const core::report::ChartSeries* seriesNamed(const ReportChart& chart, const std::string& name) {
+    for (const auto& s : chart.series)
+        if (s.name == name) return &s;
     return nullptr;
 }
 
-QChart* chartTitled(const QList<QChart*>& charts, const QString& prefix) {
-    for (QChart* c : charts)
-        if (c->title().startsWith(prefix)) return c;
+const core::report::ChartSet* setNamed(const ReportChart& chart, const std::string& name) {
+    for (const auto& s : chart.sets)
+        if (s.name == name) return &s;
     return nullptr;
+}
+
+const ReportChart* chartTitled(const std::vector<ReportChart>& charts, const std::string& prefix) {
+    for (const auto& c : charts)
+        if (c.title.starts_with(prefix)) return &c;
+    return nullptr;
+}
+
+// Every chart shown is in the report, under the same title, and paints the same SVG.
+bool sameAsReport(const std::vector<ReportChart>& shown, const core::report::Report& report) {
+    for (const auto& c : shown) {
+        const ReportChart* in_report = nullptr;
+        for (const auto& section : report.sections)
+            for (const auto& r : section.charts)
+                if (r.title == c.title) in_report = &r;
+        if (!in_report) {
+            qWarning("not in the report: %s", c.title.c_str());
+            return false;
+        }
+        if (core::report::chart_svg(c, 640, 300) != core::report::chart_svg(*in_report, 640, 300)) {
+            qWarning("not the report's chart: %s", c.title.c_str());
+            return false;
+        }
+    }
+    return true;
 }
 
 }  // namespace
@@ -114,49 +140,75 @@ class TestBenchView : public QObject {
         QCOMPARE(score.by_tier.size(), size_t(3));
         QVERIFY(score.public_estimate.has_value());  // every axis present: on the leaderboard
 
-        const QList<QChart*> charts = w.charts();
-        QCOMPARE(charts.size(), 6);
+        const std::vector<ReportChart> charts = w.charts();
+        QCOMPARE(charts.size(), size_t(6));
         // Reliability: one point per non-empty bin, at (mean confidence, accuracy).
-        QChart* rel = chartTitled(charts, "Reliability");
+        const ReportChart* rel = chartTitled(charts, "Reliability");
         QVERIFY(rel);
-        auto* acc = qobject_cast<QLineSeries*>(seriesNamed(rel, "accuracy"));
+        QCOMPARE(rel->kind, ReportChart::Kind::Xy);
+        const auto* acc = seriesNamed(*rel, "accuracy");
         QVERIFY(acc);
-        int k = 0, points = 0;
+        size_t k = 0, points = 0;
         for (const auto& bin : score.reliability_all.bins) {
             if (bin.n <= 0) continue;
             ++points;
-            QVERIFY(k < acc->count());
-            QCOMPARE(acc->at(k).x(), bin.confidence);
-            QCOMPARE(acc->at(k).y(), bin.accuracy);
+            QVERIFY(k < acc->points.size());
+            QCOMPARE(acc->points[k].first, bin.confidence);
+            QCOMPARE(acc->points[k].second, bin.accuracy);
+            QCOMPARE(acc->point_labels.at(k), "n=" + std::to_string(bin.n));
             ++k;
         }
-        QCOMPARE(acc->count(), points);
+        QCOMPARE(acc->points.size(), points);
         QVERIFY(points > 0);
         // Accuracy by tier: one bar per tier, in percent.
-        QChart* tiers = chartTitled(charts, "Accuracy by tier");
+        const ReportChart* tiers = chartTitled(charts, "Accuracy by tier");
         QVERIFY(tiers);
-        auto* bars = qobject_cast<QBarSeries*>(tiers->series().first());
-        QVERIFY(bars);
-        QCOMPARE(bars->barSets().first()->count(), int(score.by_tier.size()));
-        int i = 0;
-        for (const auto& [key, g] : score.by_tier)
-            QCOMPARE(bars->barSets().first()->at(i++), g.accuracy * 100.0);
+        QCOMPARE(tiers->kind, ReportChart::Kind::Category);
+        QCOMPARE(tiers->sets.size(), size_t(1));
+        QCOMPARE(tiers->categories.size(), score.by_tier.size());
+        QCOMPARE(tiers->sets.front().values.size(), score.by_tier.size());
+        size_t i = 0;
+        for (const auto& [key, g] : score.by_tier) {
+            QVERIFY(tiers->categories[i].starts_with(key + " ("));
+            QCOMPARE(tiers->sets.front().values[i++], g.accuracy * 100.0);
+        }
         // The axes as the scorecard has them.
-        QChart* axes = chartTitled(charts, "Scorecard axes");
-        auto* axis_bars = qobject_cast<QBarSeries*>(axes->series().first());
-        QCOMPARE(axis_bars->barSets().first()->at(0), score.public_axes.intelligence.value_or(0));
-        QCOMPARE(axis_bars->barSets().first()->at(1), score.public_axes.calibration.value_or(0));
-        QCOMPARE(axis_bars->barSets().first()->at(2), score.public_axes.speed.value_or(0));
-        // The leaderboard: ten published rows and this run, highlighted in its own set.
-        QChart* board = chartTitled(charts, "Leaderboard");
+        const ReportChart* axes = chartTitled(charts, "Scorecard axes");
+        QVERIFY(axes);
+        QCOMPARE(axes->sets.size(), size_t(1));
+        const auto& axis_values = axes->sets.front().values;
+        QCOMPARE(axis_values.size(), size_t(4));
+        QCOMPARE(axis_values[0], score.public_axes.intelligence.value_or(0));
+        QCOMPARE(axis_values[1], score.public_axes.calibration.value_or(0));
+        QCOMPARE(axis_values[2], score.public_axes.speed.value_or(0));
+        // The leaderboard: ten published rows and this run, best first, this run highlighted.
+        const ReportChart* board = chartTitled(charts, "Leaderboard");
         QVERIFY(board);
-        auto* stacked = qobject_cast<QHorizontalStackedBarSeries*>(board->series().first());
-        QVERIFY(stacked);
-        QCOMPARE(stacked->barSets().size(), 2);
-        QBarSet* mine = stacked->barSets().at(1);
-        QCOMPARE(mine->label(), QString("this run"));
-        QCOMPARE(mine->sum(), *score.public_estimate);
-        QCOMPARE(mine->count(), 11);  // ten published rows and this run
+        QVERIFY(board->horizontal);
+        const auto* scores = setNamed(*board, "score");
+        QVERIFY(scores);
+        QCOMPARE(scores->values.size(), size_t(11));  // ten published rows and this run
+        QCOMPARE(board->categories.size(), size_t(11));
+        QVERIFY(std::is_sorted(scores->values.rbegin(), scores->values.rend()));
+        QCOMPARE(board->highlighted.size(), size_t(1));
+        const auto mine = static_cast<size_t>(board->highlighted.front());
+        QCOMPARE(board->categories.at(mine), std::string("THIS RUN (estimate)"));
+        QCOMPARE(scores->values.at(mine), *score.public_estimate);
+
+        // The very charts of this run's report: each one paints the same SVG.
+        const auto report = w.benchReport();
+        QVERIFY(report.has_value());
+        QVERIFY(sameAsReport(charts, *report));
+        // Shown by one ChartWidget each, holding that value (tooltip: its title).
+        const QList<ui::ChartWidget*> widgets = w.findChildren<ui::ChartWidget*>();
+        QCOMPARE(widgets.size(), 6);
+        for (const ui::ChartWidget* widget : widgets) {
+            const ReportChart* shown = chartTitled(charts, widget->chart().title);
+            QVERIFY(shown);
+            QCOMPARE(core::report::chart_svg(widget->chart(), 640, 300),
+                     core::report::chart_svg(*shown, 640, 300));
+            QCOMPARE(widget->toolTip().toStdString(), widget->chart().title);
+        }
 
         // The item table sorts by number in the p column.
         QCOMPARE(w.itemsModel()
@@ -190,7 +242,9 @@ class TestBenchView : public QObject {
         QCOMPARE(again.runScore()->public_estimate.has_value(), score.public_estimate.has_value());
         if (score.public_estimate)
             QCOMPARE(*again.runScore()->public_estimate, *score.public_estimate);
-        QCOMPARE(again.charts().size(), 6);
+        QCOMPARE(again.charts().size(), size_t(6));
+        for (size_t c = 0; c < charts.size(); ++c)
+            QCOMPARE(again.charts()[c].title, charts[c].title);
 
         // Pictures of the view with its charts, light and dark (tall enough for every chart).
         w.resize(1500, 1700);

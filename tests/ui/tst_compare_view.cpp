@@ -8,13 +8,9 @@
 // the suite charts are written to build/screenshots/ (compare-view.png, compare-suite.png).
 #include <QAction>
 #include <QApplication>
-#include <QBarSeries>
-#include <QBarSet>
-#include <QChart>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QLineSeries>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
@@ -24,9 +20,11 @@
 #include "core/compare.h"
 #include "core/endpoint_profiles.h"
 #include "core/local_backend.h"
+#include "core/report.h"
 #include "engine/engine.h"
 #include "ui/bench/bench_window.h"
 #include "ui/bench/comparison_items_model.h"
+#include "ui/charts/chart_widget.h"
 #include "ui/compare/compare_model.h"
 #include "ui/compare/compare_runner.h"
 #include "ui/compare/compare_window.h"
@@ -101,15 +99,23 @@ class NoChatRoute : public core::Backend {
     std::shared_ptr<core::Backend> inner_;
 };
 
-QAbstractSeries* seriesNamed(QChart* chart, const QString& name) {
-    for (QAbstractSeries* s : chart->series())
-        if (s->name() == name) return s;
+using core::report::ReportChart;
+
+const core::report::ChartSeries* seriesNamed(const ReportChart& chart, const std::string& name) {
+    for (const auto& s : chart.series)
+        if (s.name == name) return &s;
     return nullptr;
 }
 
-QChart* chartTitled(const QList<QChart*>& charts, const QString& prefix) {
-    for (QChart* c : charts)
-        if (c->title().startsWith(prefix)) return c;
+const core::report::ChartSet* setNamed(const ReportChart& chart, const std::string& name) {
+    for (const auto& s : chart.sets)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+const ReportChart* chartTitled(const std::vector<ReportChart>& charts, const std::string& prefix) {
+    for (const auto& c : charts)
+        if (c.title.starts_with(prefix)) return &c;
     return nullptr;
 }
 
@@ -361,30 +367,55 @@ class CompareViewTest : public QObject {
                      QString::number(row->generative_passes));
         }
         // The charts: latency per item, validity and agreement, accuracy of each mode.
-        const QList<QChart*> charts = w.comparisonCharts();
-        QCOMPARE(charts.size(), 3);
-        QChart* latency = chartTitled(charts, QStringLiteral("Latency per item"));
+        const std::vector<ReportChart> charts = w.comparisonCharts();
+        QCOMPARE(charts.size(), size_t(3));
+        const ReportChart* latency = chartTitled(charts, "Latency per item");
         QVERIFY(latency);
-        auto* slot = qobject_cast<QLineSeries*>(seriesNamed(latency, QStringLiteral("slot")));
-        auto* gen = qobject_cast<QLineSeries*>(seriesNamed(latency, QStringLiteral("generative")));
+        QCOMPARE(latency->kind, ReportChart::Kind::Xy);
+        QVERIFY(latency->log_y);
+        const auto* slot = seriesNamed(*latency, "slot");
+        const auto* gen = seriesNamed(*latency, "generative");
         QVERIFY(slot && gen);
-        QCOMPARE(slot->count(), 3);
-        QCOMPARE(gen->count(), 3);
-        for (int i = 0; i < 3; ++i) {
-            QCOMPARE(slot->at(i).y(), *model->row(i)->slot_latency_s * 1000.0);
-            QCOMPARE(gen->at(i).y(), *model->row(i)->generative_latency_s * 1000.0);
+        QCOMPARE(slot->points.size(), size_t(3));
+        QCOMPARE(gen->points.size(), size_t(3));
+        QCOMPARE(latency->x_labels.size(), size_t(3));
+        for (size_t i = 0; i < 3; ++i) {
+            const auto* row = model->row(int(i));
+            QCOMPARE(latency->x_labels[i], row->id);
+            QCOMPARE(slot->points[i].first, double(i));
+            QCOMPARE(slot->points[i].second, *row->slot_latency_s * 1000.0);
+            QCOMPARE(gen->points[i].first, double(i));
+            QCOMPARE(gen->points[i].second, *row->generative_latency_s * 1000.0);
         }
-        QChart* rates = chartTitled(charts, QStringLiteral("Generative validity"));
+        const ReportChart* rates = chartTitled(charts, "Generative validity");
         QVERIFY(rates);
-        auto* rate_set = qobject_cast<QBarSeries*>(rates->series().first())->barSets().first();
-        QCOMPARE(rate_set->at(0), s.valid_share * 100.0);
-        QCOMPARE(rate_set->at(1), s.agreement * 100.0);
-        QChart* accuracy = chartTitled(charts, QStringLiteral("Accuracy of each mode"));
+        const auto* rate_set = setNamed(*rates, "rate");
+        QVERIFY(rate_set);
+        QCOMPARE(rate_set->values.size(), size_t(2));
+        QCOMPARE(rate_set->values[0], s.valid_share * 100.0);
+        QCOMPARE(rate_set->values[1], s.agreement * 100.0);
+        const ReportChart* accuracy = chartTitled(charts, "Accuracy of each mode");
         QVERIFY(accuracy);
-        auto* acc = qobject_cast<QBarSeries*>(accuracy->series().first());
-        QCOMPARE(acc->barSets().at(0)->label(), QStringLiteral("slot"));
-        QCOMPARE(acc->barSets().at(0)->at(0), s.slot.accuracy * 100.0);
-        QCOMPARE(acc->barSets().at(1)->at(0), s.generative.accuracy * 100.0);
+        QCOMPARE(accuracy->categories.size(), size_t(1));
+        QCOMPARE(accuracy->sets.size(), size_t(2));
+        QCOMPARE(accuracy->sets.at(0).name, std::string("slot"));
+        QCOMPARE(accuracy->sets.at(1).name, std::string("generative"));
+        QCOMPARE(accuracy->sets.at(0).values.at(0), s.slot.accuracy * 100.0);
+        QCOMPARE(accuracy->sets.at(1).values.at(0), s.generative.accuracy * 100.0);
+        // The very charts of the run's report (its slot-vs-generative section): the same SVG.
+        const auto report = w.benchReport();
+        QVERIFY(report.has_value());
+        for (const auto& c : charts) {
+            const ReportChart* in_report = nullptr;
+            for (const auto& section : report->sections)
+                for (const auto& r : section.charts)
+                    if (r.title == c.title) in_report = &r;
+            QVERIFY2(in_report, c.title.c_str());
+            QCOMPARE(core::report::chart_svg(c, 640, 300),
+                     core::report::chart_svg(*in_report, 640, 300));
+        }
+        // Each one shown by a ChartWidget of the comparison page.
+        QCOMPARE(w.comparisonPage()->findChildren<ui::ChartWidget*>().size(), 3);
 
         // Kept: reopened from its journal, the same comparison.
         const QStringList kept = w.keptRuns();
@@ -395,7 +426,7 @@ class CompareViewTest : public QObject {
         QVERIFY(again.suiteComparison().has_value());
         QCOMPARE(again.suiteComparison()->to_json().dump(), s.to_json().dump());
         QCOMPARE(again.mode(), core::eval::RunMode::Both);
-        QCOMPARE(again.comparisonCharts().size(), 3);
+        QCOMPARE(again.comparisonCharts().size(), size_t(3));
 
         w.show();
         w.showComparisonPage();
@@ -420,7 +451,7 @@ class CompareViewTest : public QObject {
         QCOMPARE(gen_only.suiteComparison()->slot.answers, size_t(0));
         const auto* only = gen_only.comparisonModel()->row(0);
         QVERIFY(only && !only->slot_latency_s && only->generative_latency_s);
-        QCOMPARE(gen_only.comparisonCharts().size(), 3);
+        QCOMPARE(gen_only.comparisonCharts().size(), size_t(3));
     }
 };
 

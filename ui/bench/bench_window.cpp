@@ -1,8 +1,6 @@
 #include "ui/bench/bench_window.h"
 
 #include <QAction>
-#include <QChart>
-#include <QChartView>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
@@ -33,9 +31,9 @@
 
 #include "core/eval_report.h"
 #include "core/eval_table.h"
-#include "ui/bench/bench_charts.h"
 #include "ui/bench/bench_items_model.h"
 #include "ui/bench/comparison_items_model.h"
+#include "ui/charts/chart_widget.h"
 #include "ui/reports/export_report_dialog.h"
 
 namespace ui {
@@ -234,7 +232,10 @@ void BenchWindow::buildLayout() {
     auto* scroll = new QScrollArea(tabs_);
     scroll->setWidgetResizable(true);
     auto* grid_host = new QWidget(scroll);
-    chart_grid_ = new QGridLayout(grid_host);
+    auto* grid_column = new QVBoxLayout(grid_host);
+    chart_grid_ = new QGridLayout;
+    grid_column->addLayout(chart_grid_);
+    grid_column->addStretch(1);  // each chart at its own height, as a report's page has it
     scroll->setWidget(grid_host);
     tabs_->addTab(scroll, tr("Charts"));
     // Slot vs generative: the summary, the per-item table and the charts (runs with generative
@@ -269,7 +270,10 @@ void BenchWindow::buildLayout() {
     auto* cmp_charts = new QScrollArea(cmp_split);
     cmp_charts->setWidgetResizable(true);
     auto* cmp_host = new QWidget(cmp_charts);
-    comparison_grid_ = new QGridLayout(cmp_host);
+    auto* cmp_column = new QVBoxLayout(cmp_host);
+    comparison_grid_ = new QGridLayout;
+    cmp_column->addLayout(comparison_grid_);
+    cmp_column->addStretch(1);
     cmp_charts->setWidget(cmp_host);
     cmp_split->addWidget(cmp_table);
     cmp_split->addWidget(cmp_charts);
@@ -600,33 +604,36 @@ void BenchWindow::rescore() {
 }
 
 void BenchWindow::showCharts() {
-    for (QChartView* v : chart_views_) delete v;
+    qDeleteAll(chart_views_);
     chart_views_.clear();
-    std::vector<QChart*> made;
+    namespace report = core::report;
+    // The charts of this run's report, built by the same functions from the same values.
+    std::vector<report::ReportChart> made;
     std::vector<double> latencies;
-    for (const auto& r : records_) latencies.push_back(r.latency_s);
+    for (const auto& r : records_)
+        if (r.ok) latencies.push_back(r.latency_s);
     if (run_score_) {
         const auto& s = *run_score_;
-        made.push_back(charts::reliability(s.reliability_all, tr("Reliability (all items)")));
-        made.push_back(charts::latency(latencies));
-        made.push_back(charts::accuracyBy(s.by_tier, tr("Accuracy by tier")));
-        made.push_back(charts::accuracyBy(s.by_family, tr("Accuracy by family")));
-        made.push_back(charts::axes(s.public_axes));
-        if (leaderboard_) made.push_back(charts::leaderboard(*leaderboard_, s.public_estimate));
+        made.push_back(report::reliability_chart(s.reliability_all,
+                                                 tr("Reliability (all items)").toStdString()));
+        made.push_back(report::latency_chart(latencies));
+        made.push_back(report::accuracy_chart(s.by_tier, tr("Accuracy by tier").toStdString()));
+        made.push_back(report::accuracy_chart(s.by_family, tr("Accuracy by family").toStdString()));
+        made.push_back(report::axes_chart(s.public_axes));
+        if (leaderboard_)
+            made.push_back(report::leaderboard_chart(*leaderboard_, s.public_estimate));
     } else if (suite_score_) {
         const auto& s = *suite_score_;
-        made.push_back(charts::reliability(s.reliability, tr("Reliability (every answer)")));
-        made.push_back(charts::latency(latencies));
-        made.push_back(charts::accuracyBy(s.by_tier, tr("Accuracy by tier")));
-        made.push_back(charts::accuracyBy(s.by_domain, tr("Accuracy by domain")));
+        made.push_back(report::reliability_chart(s.reliability,
+                                                 tr("Reliability (every answer)").toStdString()));
+        made.push_back(report::latency_chart(latencies));
+        made.push_back(report::accuracy_chart(s.by_tier, tr("Accuracy by tier").toStdString()));
+        made.push_back(report::accuracy_chart(s.by_domain, tr("Accuracy by domain").toStdString()));
     }
     for (size_t i = 0; i < made.size(); ++i) {
-        auto* view = new QChartView(made[i]);
-        view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumSize(420, 300);
         // The leaderboard's long model names get the whole width and a row of their own.
         const bool wide = run_score_ && leaderboard_ && i == 5;
-        if (wide) view->setMinimumHeight(420);
+        auto* view = new ChartWidget(std::move(made[i]));
         const int row = static_cast<int>(wide ? (i + 1) / 2 : i / 2);
         chart_grid_->addWidget(view, row, wide ? 0 : static_cast<int>(i % 2), 1, wide ? 2 : 1);
         chart_views_.push_back(view);
@@ -634,7 +641,7 @@ void BenchWindow::showCharts() {
 }
 
 void BenchWindow::showComparison() {
-    for (QChartView* v : comparison_views_) delete v;
+    qDeleteAll(comparison_views_);
     comparison_views_.clear();
     const bool generative = std::any_of(records_.begin(), records_.end(),
                                         [](const eval::ItemRecord& r) { return r.generative; });
@@ -675,14 +682,13 @@ void BenchWindow::showComparison() {
             .arg(c.compared)
             .arg(c.latency_ratio, 0, 'f', 1)
             .arg(c.items));
-    const std::pair<QChart*, std::array<int, 4>> made[] = {
-        {charts::latencyPerItem(rows), {0, 0, 1, 2}},
-        {charts::agreementValidity(c), {1, 0, 1, 1}},
-        {charts::accuracyByMode(c), {1, 1, 1, 1}}};
-    for (const auto& [chart, at] : made) {
-        auto* view = new QChartView(chart);
-        view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumSize(420, 320);
+    // The charts of the report's comparison section, from the same values.
+    std::pair<core::report::ReportChart, std::array<int, 4>> made[] = {
+        {core::report::latency_per_item_chart(rows), {0, 0, 1, 2}},
+        {core::report::validity_chart(c), {1, 0, 1, 1}},
+        {core::report::mode_accuracy_chart(c), {1, 1, 1, 1}}};
+    for (auto& [chart, at] : made) {
+        auto* view = new ChartWidget(std::move(chart));
         comparison_grid_->addWidget(view, at[0], at[1], at[2], at[3]);
         comparison_views_.push_back(view);
     }
@@ -696,9 +702,9 @@ void BenchWindow::showComparison() {
     comparison_split_->setSizes({table_h, std::max(600, comparison_split_->height() - table_h)});
 }
 
-QList<QChart*> BenchWindow::comparisonCharts() const {
-    QList<QChart*> out;
-    for (QChartView* v : comparison_views_) out << v->chart();
+std::vector<core::report::ReportChart> BenchWindow::comparisonCharts() const {
+    std::vector<core::report::ReportChart> out;
+    for (const ChartWidget* v : comparison_views_) out.push_back(v->chart());
     return out;
 }
 
@@ -707,9 +713,9 @@ void BenchWindow::showComparisonPage() {
         tabs_->setCurrentWidget(comparison_page_);
 }
 
-QList<QChart*> BenchWindow::charts() const {
-    QList<QChart*> out;
-    for (QChartView* v : chart_views_) out << v->chart();
+std::vector<core::report::ReportChart> BenchWindow::charts() const {
+    std::vector<core::report::ReportChart> out;
+    for (const ChartWidget* v : chart_views_) out.push_back(v->chart());
     return out;
 }
 

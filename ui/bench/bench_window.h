@@ -2,8 +2,9 @@
 // The Bench view: pick a suite (JevBench, a shipped suite, any file) and an endpoint profile,
 // run it with progress, ETA and cancel, resume an interrupted run, watch the items fill a
 // sortable, filterable table, and read the charts: reliability, latency, accuracy by tier and
-// family, the four axes and the leaderboard with this run. Runs live in a runs folder (one
-// subfolder each: journal.jsonl, the source of truth, and run.json) and reopen with their
+// family, the four axes and the leaderboard with this run (the chart values of the run's report,
+// built by core::report and painted by its paint_chart in ChartWidgets). Runs live in a runs folder
+// (one subfolder each: journal.jsonl, the source of truth, and run.json) and reopen with their
 // charts, rescored from the journal. The mode choice asks each item by the slot readout, by
 // generative JSON or both; a run with generative records (RunMode Both, or a kept run holding
 // them) gets a Slot vs generative tab: a table per item and charts (latency of each mode per
@@ -25,8 +26,6 @@
 #include "core/report.h"
 
 class QAction;
-class QChart;
-class QChartView;
 class QComboBox;
 class QGridLayout;
 class QLabel;
@@ -43,6 +42,7 @@ class QTableView;
 namespace ui {
 
 class BenchItemsModel;
+class ChartWidget;
 class ComparisonItemsModel;
 class ExportReportDialog;
 
@@ -80,13 +80,15 @@ class BenchWindow : public QWidget {
     const std::vector<core::eval::ItemRecord>& records() const { return records_; }
     const std::optional<core::eval::RunScore>& runScore() const { return run_score_; }
     BenchItemsModel* itemsModel() const { return items_; }
-    QList<QChart*> charts() const;
+    // The charts shown, in order: the values core::report's builders made from the scores (the
+    // report of this run holds the same ones), each painted by core::report::paint_chart.
+    std::vector<core::report::ReportChart> charts() const;
     // The slot-vs-generative comparison of the shown run (when it has generative records).
     const std::optional<core::compare::SuiteComparison>& suiteComparison() const {
         return suite_comparison_;
     }
     ComparisonItemsModel* comparisonModel() const { return comparison_items_; }
-    QList<QChart*> comparisonCharts() const;
+    std::vector<core::report::ReportChart> comparisonCharts() const;
     QWidget* comparisonPage() const { return comparison_page_; }
     void showComparisonPage();
     QString statusText() const;
@@ -165,7 +167,7 @@ class BenchWindow : public QWidget {
     BenchItemsModel* items_ = nullptr;
     QSortFilterProxyModel* proxy_ = nullptr;
     QGridLayout* chart_grid_ = nullptr;
-    QList<QChartView*> chart_views_;
+    QList<ChartWidget*> chart_views_;
     QListWidget* runs_list_ = nullptr;
     QWidget* comparison_page_ = nullptr;
     QLabel* comparison_summary_ = nullptr;
@@ -174,7 +176,7 @@ class BenchWindow : public QWidget {
     QGridLayout* comparison_grid_ = nullptr;
     QSplitter* comparison_split_ = nullptr;
     QTableView* comparison_table_ = nullptr;
-    QList<QChartView*> comparison_views_;
+    QList<ChartWidget*> comparison_views_;
 };
 
 }  // namespace ui
