@@ -137,7 +137,7 @@ void paint_category(QPainter& p, QRectF area, const ReportChart& c, const Style&
     };
     auto category_font = [&](size_t k) {
         QFont f = p.font();
-        f.setBold(c.color_per_category && highlighted(k));
+        f.setBold(highlighted(k));
         return f;
     };
     if (n == 0) return;
@@ -339,13 +339,20 @@ void paint_xy(QPainter& p, QRectF area, const ReportChart& c, const Style& s) {
             p.setBrush(series_color(i));
             for (const auto& [x, y] : ser.points) p.drawEllipse(QPointF(px(x), py(y)), 2.5, 2.5);
             p.setBrush(Qt::NoBrush);
-            p.setPen(s.muted);
-            for (size_t k = 0; k < ser.point_labels.size() && k < ser.points.size(); ++k)
-                p.drawText(QPointF(px(ser.points[k].first) + 4, py(ser.points[k].second) - 4),
-                           q(ser.point_labels[k]));
         }
     }
     p.restore();
+    // Point labels outside the clip, turned to the left of points near the right edge.
+    p.setPen(s.muted);
+    for (const auto& ser : c.series)
+        for (size_t k = 0; k < ser.point_labels.size() && k < ser.points.size(); ++k) {
+            const QString label = q(ser.point_labels[k]);
+            const double w = fm.horizontalAdvance(label);
+            double x = px(ser.points[k].first) + 4;
+            if (x + w > area.right()) x = px(ser.points[k].first) - 4 - w;
+            const double y = std::max(area.top() + fm.ascent(), py(ser.points[k].second) - 4);
+            p.drawText(QPointF(x, y), label);
+        }
     for (const auto& m : c.marks) {
         QPen pen(s.highlight, 1.0);
         pen.setStyle(Qt::DashLine);
