@@ -37,8 +37,10 @@ void print_stats(const core::Decision& d, std::ostream& out) {
     out << "\nprobabilities:\n";
     for (const auto& q : d.questions) {
         out << "  " << pad(q.id, 12);
-        for (size_t i = 0; i < q.mean.size() && i < q.alternatives.size(); ++i)
+        for (size_t i = 0; i < q.mean.size() && i < q.alternatives.size(); ++i) {
             out << " " << q.alternatives[i] << " " << fixed(q.mean[i], 3);
+            if (i < q.stderr_labels.size()) out << " ±" << fixed(q.stderr_labels[i], 3);
+        }
         out << "   (H " << fixed(q.entropy, 3) << " nats, label mass " << fixed(q.label_mass, 3)
             << (q.argmax_is_label ? "" : ", argmax not a label") << ")\n";
     }

@@ -106,17 +106,21 @@ QuestionOutcome aggregate_reads(const Question& question, const std::vector<Slot
     for (const auto& p : o.per_read) agree += argmax(p) == o.winner;
     o.agreement = static_cast<double>(agree) / static_cast<double>(n);
     if (n > 1) {
-        // Sample variance of the winner's probability over reads, as the reference computes it.
-        // Reads that agree exactly have no spread: say 0, not the rounding residue of the mean.
-        const double first = o.per_read.front()[o.winner];
-        const bool all_equal = std::all_of(o.per_read.begin(), o.per_read.end(),
-                                           [&](const auto& p) { return p[o.winner] == first; });
-        double var = 0;
-        if (!all_equal)
-            for (const auto& p : o.per_read)
-                var += (p[o.winner] - o.mean[o.winner]) * (p[o.winner] - o.mean[o.winner]);
-        var /= static_cast<double>(n - 1);
-        o.stderr_winner = std::sqrt(var / static_cast<double>(n));
+        // Sample variance of each label's probability over reads, as the reference computes the
+        // winner's. Reads that agree exactly have no spread: say 0, not the rounding residue of
+        // the mean.
+        for (size_t label = 0; label < o.mean.size(); ++label) {
+            const double first = o.per_read.front()[label];
+            const bool all_equal = std::all_of(o.per_read.begin(), o.per_read.end(),
+                                               [&](const auto& p) { return p[label] == first; });
+            double var = 0;
+            if (!all_equal)
+                for (const auto& p : o.per_read)
+                    var += (p[label] - o.mean[label]) * (p[label] - o.mean[label]);
+            var /= static_cast<double>(n - 1);
+            o.stderr_labels.push_back(std::sqrt(var / static_cast<double>(n)));
+        }
+        o.stderr_winner = o.stderr_labels[static_cast<size_t>(o.winner)];
     }
     return o;
 }
@@ -201,6 +205,8 @@ nlohmann::json diagnostics_json(const Decision& d) {
                            {"entropy", entropies},
                            {"label_mass", q.label_mass},
                            {"argmax_is_label", q.argmax_is_label}};
+        // Every label's error bar, in label order (only with several reads).
+        if (!q.stderr_labels.empty()) questions[q.id]["label_stderr"] = q.stderr_labels;
         if (q.isolated) isolated.push_back(q.id);
     }
     return {{"steps", 1},
@@ -311,6 +317,10 @@ Result<Decision> decision_from_json(const nlohmann::json& body, const Schema& sc
             o.label_mass = number_or(qd, "label_mass", 1.0);
             if (qd.contains("argmax_is_label") && qd["argmax_is_label"].is_boolean())
                 o.argmax_is_label = qd["argmax_is_label"].get<bool>();
+            if (auto se = qd.find("label_stderr");
+                se != qd.end() && se->is_array() && se->size() == o.labels.size() &&
+                std::all_of(se->begin(), se->end(), [](const json& v) { return v.is_number(); }))
+                o.stderr_labels = se->get<std::vector<double>>();
         } else {
             o.label_mass = 1.0;
         }

@@ -96,6 +96,12 @@ class TestReadStats : public QObject {
         QVERIFY(near(o.mean[0], 1.3 / 3) && near(o.mean[1], 0.4) && near(o.mean[2], 0.5 / 3));
         QVERIFY(near(o.agreement, 2.0 / 3));
         QVERIFY(near(*o.stderr_winner, 0.120185, 1e-6));
+        // Every label's error bar: B deviations -.1, .3, -.2 (squares .14, / 2 = .07, / 3:
+        // stderr .152753); C .033333, -.066667, .033333 (.006667 / 2 / 3: .033333).
+        QCOMPARE(o.stderr_labels.size(), size_t(3));
+        QCOMPARE(o.stderr_labels[0], *o.stderr_winner);
+        QVERIFY(near(o.stderr_labels[1], 0.152753, 1e-6));
+        QVERIFY(near(o.stderr_labels[2], 0.033333, 1e-6));
         QVERIFY(near(o.entropy, 1.027517, 1e-6));
         QVERIFY(near(o.hesitation, 0.935287, 1e-6));
         QVERIFY(!o.argmax_is_label);  // one read's argmax was not a label
@@ -105,6 +111,7 @@ class TestReadStats : public QObject {
         // One read: no stderr (it needs n > 1), agreement 1, the read is the mean.
         auto o = core::aggregate_reads(score(), {read_of({0.1, 0.1, 0.8})});
         QVERIFY(!o.stderr_winner.has_value());
+        QVERIFY(o.stderr_labels.empty());
         QCOMPARE(o.winner, 2);
         QVERIFY(near(o.agreement, 1.0));
         QCOMPARE(o.labels, (std::vector<std::string>{"1", "2", "3"}));
@@ -222,6 +229,15 @@ class TestReadStats : public QObject {
             QCOMPARE(back->reads, 3);
             QCOMPARE(back->layout, core::Layout::SchemaFirst);
             QVERIFY(near(back->questions[0].entropy, d.questions[0].entropy));
+        }
+        // Every label's error bar travels in the diagnostics and comes back.
+        QCOMPARE(diag["questions"]["urgent"]["label_stderr"].size(), size_t(2));
+        QVERIFY(near(diag["questions"]["urgent"]["label_stderr"][1].get<double>(), 0.1));
+        QCOMPARE(diag["questions"]["sentiment"]["label_stderr"],
+                 json::array({0.0, 0.0, 0.0}));  // reads that agree exactly: no spread
+        for (auto form : {core::AnswerForm::Chat, core::AnswerForm::SystemOne}) {
+            auto back = core::decision_from_json(core::decision_json(d, form), schema, form, "x");
+            QCOMPARE(back->questions[0].stderr_labels, d.questions[0].stderr_labels);
         }
         QVERIFY(near(*core::decision_from_json(core::decision_json(d, core::AnswerForm::Chat),
                                                schema, core::AnswerForm::Chat, "x")

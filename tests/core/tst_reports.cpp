@@ -349,7 +349,7 @@ class TestReports : public QObject {
             QCOMPARE(jq["probabilities"].get<std::vector<double>>(), q.mean);
             const auto se = jq["stderr"].get<std::vector<double>>();
             QCOMPARE(se.size(), q.labels.size());
-            QCOMPARE(se, rep::label_stderr(q));
+            QCOMPARE(se, q.stderr_labels);
             if (q.stderr_winner) QVERIFY(std::abs(se[q.winner] - *q.stderr_winner) < 1e-9);
             QCOMPARE(jq["draws"].size(), size_t(4));
         }

@@ -152,6 +152,7 @@ void ResultCard::paintEvent(QPaintEvent*) {
     p.drawText(QPoint(kPad, kPad + fm.height() + 4 + fm.ascent()), stats);
 
     // Bars.
+    const auto label_se = index_.data(ResultsModel::StderrLabelsRole).value<QList<double>>();
     for (int i = 0; i < mean.size(); ++i) {
         const QRect track = barRect(i);
         const int y_text = track.center().y() + fm.ascent() / 2 - 1;
@@ -173,13 +174,14 @@ void ResultCard::paintEvent(QPaintEvent*) {
         p.drawRoundedRect(track, 3, 3);
         const double value = std::clamp(mean[i], 0.0, 1.0);
         QRectF bar(track.left(), track.top(), track.width() * value, track.height());
-        QColor fill = i == winner ? pal.color(QPalette::Highlight) : labelColor(i, pal);
+        // The label's own colour (the draw strip's legend), the winner at full strength.
+        QColor fill = labelColor(i, pal);
         if (i != winner) fill.setAlpha(150);
         p.setBrush(fill);
         if (bar.width() > 0.5) p.drawRoundedRect(bar, 3, 3);
-        // Error bar (stderr of the winner over the draws).
-        if (i == winner && se.isValid()) {
-            const double s = se.toDouble();
+        // Every label's error bar (its stderr over the draws).
+        if (i < label_se.size()) {
+            const double s = label_se[i];
             const double x0 = track.left() + track.width() * std::clamp(value - s, 0.0, 1.0);
             const double x1 = track.left() + track.width() * std::clamp(value + s, 0.0, 1.0);
             const double cy = track.center().y();

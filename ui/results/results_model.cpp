@@ -62,6 +62,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
                 static_cast<qsizetype>(core::to_string(q.hesitation_class()).size()));
         case StderrRole:
             return q.stderr_winner ? QVariant(*q.stderr_winner) : QVariant();
+        case StderrLabelsRole:
+            return QVariant::fromValue(
+                QList<double>(q.stderr_labels.begin(), q.stderr_labels.end()));
         case AgreementRole:
             return q.agreement;
         case PerReadRole: {
@@ -88,6 +91,7 @@ QHash<int, QByteArray> ResultsModel::roleNames() const {
             {HesitationRole, "hesitation"},
             {HesitationTextRole, "hesitationText"},
             {StderrRole, "stderr"},
+            {StderrLabelsRole, "stderrLabels"},
             {AgreementRole, "agreement"},
             {PerReadRole, "perRead"},
             {PositionRole, "pos"},

@@ -24,6 +24,7 @@ class ResultsModel : public QAbstractListModel {
         HesitationRole,      // double (entropy / ln |labels|)
         HesitationTextRole,  // "Clear", "Somewhat unsure", "Very unsure"
         StderrRole,          // double, or invalid when there was one read
+        StderrLabelsRole,    // QList<double>: every label's stderr (empty with one read)
         AgreementRole,       // double
         PerReadRole,         // QList<QList<double>>: per draw, per label
         PositionRole,        // slot position in its canvas

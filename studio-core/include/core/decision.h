@@ -39,6 +39,9 @@ struct QuestionOutcome {
     double entropy = 0;                   // nats
     double hesitation = 0;                // entropy / ln |labels|
     std::optional<double> stderr_winner;  // only with n > 1
+    // Per label: the standard error of its mean over the reads (empty with one read); the
+    // winner's entry equals stderr_winner.
+    std::vector<double> stderr_labels;
     double agreement = 1;                 // share of reads whose own argmax is the winner
     int pos = -1;                         // slot position in its canvas (diagnostics)
     double label_mass = 0;                // mean over reads

@@ -213,9 +213,6 @@ struct BenchInput {
 };
 Report bench_report(const BenchInput& input);
 
-// Per label of one question: the standard error of the mean over its reads (empty with one read).
-std::vector<double> label_stderr(const QuestionOutcome& outcome);
-
 // The charts, built from the scored values (the same ones the Bench and Compare views chart).
 ReportChart probability_chart(const QuestionBlock& question);
 ReportChart reliability_chart(const eval::Ece& ece, std::string title);

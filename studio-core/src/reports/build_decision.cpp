@@ -11,25 +11,6 @@ namespace core::report {
 using detail::fixed;
 using detail::ojson;
 
-std::vector<double> label_stderr(const QuestionOutcome& outcome) {
-    const size_t n = outcome.per_read.size();
-    if (n < 2) return {};
-    std::vector<double> out(outcome.labels.size(), 0.0);
-    for (size_t k = 0; k < out.size(); ++k) {
-        double mean = 0;
-        for (const auto& row : outcome.per_read) mean += k < row.size() ? row[k] : 0.0;
-        mean /= static_cast<double>(n);
-        double ss = 0;
-        for (const auto& row : outcome.per_read) {
-            const double d = (k < row.size() ? row[k] : 0.0) - mean;
-            ss += d * d;
-        }
-        // Sample standard deviation over the reads, divided by sqrt(n).
-        out[k] = std::sqrt(ss / static_cast<double>(n - 1)) / std::sqrt(static_cast<double>(n));
-    }
-    return out;
-}
-
 namespace {
 
 const Question* find_question(const Schema& schema, const std::string& id) {
@@ -127,7 +108,7 @@ std::pair<QuestionBlock, ojson> question_block(const QuestionOutcome& o, const S
         b.descriptions = label_descriptions(*q);
     }
     b.probabilities = o.mean;
-    b.errors = label_stderr(o);
+    b.errors = o.stderr_labels;
     b.winner = o.winner;
     b.confidence = o.confidence;
     b.entropy = o.entropy;
