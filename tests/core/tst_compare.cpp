@@ -157,6 +157,8 @@ class TestCompare : public QObject {
             << "not JSON at offset 58";
         QTest::newRow("cut") << "{\"urgent\": \"yes\", \"team\": \"bil"
                              << "not JSON at offset 30";
+        QTest::newRow("number too large") << "{\"urgent\": 1e999, \"team\": \"billing\"}"
+                                          << "not JSON (number overflow";
         QTest::newRow("array") << "[\"yes\"]"
                                << "the reply is an array, not a JSON object";
         QTest::newRow("missing") << "{\"urgent\": \"yes\", \"sentiment\": \"calm\"}"

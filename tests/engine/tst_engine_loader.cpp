@@ -189,6 +189,10 @@ class TestEngineLoader : public QObject {
         auto d = copy("garbageconfig");
         write_all(d / "config.json", "{\"model_type\": \"diffusion_gemma\", oops");
         expect_bad(d, {"config.json", "not valid JSON"});
+        // Valid syntax with a number no double holds (found by fuzz_config): refused, no crash.
+        write_all(d / "config.json",
+                  "{\"model_type\": \"diffusion_gemma\", \"vocab_size\": 1e999}");
+        expect_bad(d, {"config.json", "not valid JSON"});
     }
 
     void configFieldMissing() {

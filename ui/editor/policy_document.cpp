@@ -193,6 +193,13 @@ void PolicyDocument::rerender() {
         Q_EMIT diagnosticsChanged();
         Q_EMIT rendered();
         return;
+    } catch (const nlohmann::json::exception& e) {
+        // Valid syntax the parser still refuses: a number too large for a double (1e999).
+        addDiagnostic(file + ": the rendered policy is not valid JSON: " + std::string(e.what()), 0,
+                      utf8);
+        Q_EMIT diagnosticsChanged();
+        Q_EMIT rendered();
+        return;
     }
     if (!output.is_object() || !output.contains("schema")) {
         addDiagnostic(file +

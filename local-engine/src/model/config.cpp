@@ -156,7 +156,7 @@ Result<ModelConfig> parse_config(const std::string& text, const std::string& sou
     json root;
     try {
         root = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // syntax, and numbers too large for a double
         return bad_input(source + ": not valid JSON (" + std::string(e.what()) + ")");
     }
     if (!root.is_object()) return bad_input(source + ": expected a JSON object");
@@ -276,7 +276,7 @@ Result<GenerationDefaults> load_generation_config(const std::filesystem::path& p
     json root;
     try {
         root = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // syntax, and numbers too large for a double
         return bad_input(path.string() + ": not valid JSON (" + std::string(e.what()) + ")");
     }
     if (!root.is_object()) return bad_input(path.string() + ": expected a JSON object");

@@ -107,7 +107,7 @@ Result<SafetensorsFile> SafetensorsFile::open(const std::filesystem::path& path)
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(header, header + header_len);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // syntax, and numbers too large for a double
         return bad_input(name + ": safetensors header is not valid JSON (" + e.what() + ")");
     }
     if (!j.is_object()) return bad_input(name + ": safetensors header is not a JSON object");
@@ -172,7 +172,7 @@ Result<std::map<std::string, TensorView>> open_model_tensors(const std::filesyst
         nlohmann::json j;
         try {
             j = nlohmann::json::parse(in);
-        } catch (const nlohmann::json::parse_error& e) {
+        } catch (const nlohmann::json::exception& e) {  // syntax, and too large numbers
             return bad_input(index.string() + ": not valid JSON (" + e.what() + ")");
         }
         if (!j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object())

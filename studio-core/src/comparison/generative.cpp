@@ -149,6 +149,13 @@ GenerativeAnswer parse_generative_answer(const Schema& schema, std::string_view 
             "not JSON at offset " + std::to_string(offset) +
             (colon == std::string::npos ? "" : " (" + what.substr(colon + 2) + ")"));
         return answer;
+    } catch (const json::exception& e) {
+        // Valid syntax the parser still refuses: a number too large for a double (1e999).
+        std::string what = valid_utf8(e.what());
+        auto colon = what.rfind("] ");
+        answer.reasons.push_back(
+            "not JSON (" + (colon == std::string::npos ? what : what.substr(colon + 2)) + ")");
+        return answer;
     }
     if (!reply.is_object()) {
         answer.reasons.push_back("the reply is " + json_type_name(reply) + ", not a JSON object");
