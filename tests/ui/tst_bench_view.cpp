@@ -23,45 +23,17 @@
 #include "ui/charts/chart_widget.h"
 #include "ui/theme.h"
 
+#include "ui_test_support.h"
+
 namespace {
+
+using namespace ui_test;
 
 QString outDir() {
     QString dir = qEnvironmentVariable("DS_SCREENSHOT_DIR");
     if (dir.isEmpty()) dir = QStringLiteral(DS_BINARY_DIR "/screenshots");
     QDir().mkpath(dir);
     return dir;
-}
-
-core::EndpointProfileStore localStore() {
-    core::EndpointProfileStore store;
-    core::EndpointProfile p;
-    p.name = "local";
-    p.kind = core::EndpointKind::Local;
-    p.model_dir = DS_TINY_MODEL_DIR;
-    p.device = "cpu";
-    store.profiles.push_back(p);
-    store.active = "local";
-    return store;
-}
-
-using core::report::ReportChart;
-
-const core::report::ChartSeries* seriesNamed(const ReportChart& chart, const std::string& name) {
-    for (const auto& s : chart.series)
-        if (s.name == name) return &s;
-    return nullptr;
-}
-
-const core::report::ChartSet* setNamed(const ReportChart& chart, const std::string& name) {
-    for (const auto& s : chart.sets)
-        if (s.name == name) return &s;
-    return nullptr;
-}
-
-const ReportChart* chartTitled(const std::vector<ReportChart>& charts, const std::string& prefix) {
-    for (const auto& c : charts)
-        if (c.title.starts_with(prefix)) return &c;
-    return nullptr;
 }
 
 // Every chart shown is in the report, under the same title, and paints the same SVG.

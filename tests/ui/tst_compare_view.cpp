@@ -33,7 +33,11 @@
 #include "ui/results/result_card.h"
 #include "ui/results/results_model.h"
 
+#include "ui_test_support.h"
+
 namespace {
+
+using namespace ui_test;
 
 // Few completion tokens keep a generation on the tiny model to a few seconds.
 constexpr int kMaxTokens = 16;
@@ -59,64 +63,6 @@ engine::EngineOptions tinyEngine() {
     eo.model_dir = DS_TINY_MODEL_DIR;
     eo.device = engine::Device::Cpu;
     return eo;
-}
-
-core::EndpointProfileStore localStore() {
-    core::EndpointProfileStore store;
-    core::EndpointProfile p;
-    p.name = "local";
-    p.kind = core::EndpointKind::Local;
-    p.model_dir = DS_TINY_MODEL_DIR;
-    p.device = "cpu";
-    store.profiles.push_back(p);
-    store.active = "local";
-    return store;
-}
-
-// The local backend's slot side, and a generative route that is not there (a
-// /v1/systemone-only server answers POST /v1/chat/completions with 404).
-class NoChatRoute : public core::Backend {
-  public:
-    explicit NoChatRoute(std::shared_ptr<core::Backend> inner) : inner_(std::move(inner)) {}
-    static engine::Error error() {
-        return engine::remote_error("POST http://127.0.0.1:1/v1/chat/completions: 404 Not Found",
-                                    404);
-    }
-    std::string describe() const override { return "systemone-only test server"; }
-    engine::Result<core::Decision> decide(const core::DecideRequest& r, const core::ProgressFn& p,
-                                          const core::CancelToken& c) override {
-        return inner_->decide(r, p, c);
-    }
-    engine::Result<core::Generation> generate(const core::GenerateRequest&, const core::ProgressFn&,
-                                              const core::CancelToken&) override {
-        return error();
-    }
-    engine::Result<core::HealthInfo> health(const core::CancelToken& c) override {
-        return inner_->health(c);
-    }
-
-  private:
-    std::shared_ptr<core::Backend> inner_;
-};
-
-using core::report::ReportChart;
-
-const core::report::ChartSeries* seriesNamed(const ReportChart& chart, const std::string& name) {
-    for (const auto& s : chart.series)
-        if (s.name == name) return &s;
-    return nullptr;
-}
-
-const core::report::ChartSet* setNamed(const ReportChart& chart, const std::string& name) {
-    for (const auto& s : chart.sets)
-        if (s.name == name) return &s;
-    return nullptr;
-}
-
-const ReportChart* chartTitled(const std::vector<ReportChart>& charts, const std::string& prefix) {
-    for (const auto& c : charts)
-        if (c.title.starts_with(prefix)) return &c;
-    return nullptr;
 }
 
 }  // namespace

@@ -35,46 +35,15 @@
 #include "ui/results/results_model.h"
 #include "ui/results/results_view.h"
 
+#include "ui_test_support.h"
+
 namespace {
+
+using namespace ui_test;
 
 namespace report = core::report;
 
 const QKeySequence kExportKey(Qt::CTRL | Qt::SHIFT | Qt::Key_E);
-
-core::EndpointProfileStore localStore() {
-    core::EndpointProfileStore store;
-    core::EndpointProfile p;
-    p.name = "local";
-    p.kind = core::EndpointKind::Local;
-    p.model_dir = DS_TINY_MODEL_DIR;
-    p.device = "cpu";
-    store.profiles.push_back(p);
-    store.active = "local";
-    return store;
-}
-
-// The local backend's slot side and no generative route (a /v1/systemone-only server): a
-// comparison in the time of one slot read.
-class NoChatRoute : public core::Backend {
-  public:
-    explicit NoChatRoute(std::shared_ptr<core::Backend> inner) : inner_(std::move(inner)) {}
-    std::string describe() const override { return "systemone-only test server"; }
-    engine::Result<core::Decision> decide(const core::DecideRequest& r, const core::ProgressFn& p,
-                                          const core::CancelToken& c) override {
-        return inner_->decide(r, p, c);
-    }
-    engine::Result<core::Generation> generate(const core::GenerateRequest&, const core::ProgressFn&,
-                                              const core::CancelToken&) override {
-        return engine::remote_error("POST http://127.0.0.1:1/v1/chat/completions: 404 Not Found",
-                                    404);
-    }
-    engine::Result<core::HealthInfo> health(const core::CancelToken& c) override {
-        return inner_->health(c);
-    }
-
-  private:
-    std::shared_ptr<core::Backend> inner_;
-};
 
 QByteArray readAll(const QString& path) {
     QFile f(path);
