@@ -24,6 +24,8 @@ using nlohmann::json;
 namespace cmp = core::compare;
 namespace ev = core::eval;
 
+#include "test_files.h"
+
 namespace {
 
 core::Schema triage() {
@@ -72,18 +74,6 @@ core::Generation generation_of(const std::string& text, int passes) {
     g.completion_tokens = 12;
     return g;
 }
-
-std::string slurp(const QString& path) {
-    std::ifstream in(path.toStdString(), std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-struct Run {
-    int code = -1;
-    QString out, err;
-};
 
 }  // namespace
 

@@ -24,22 +24,12 @@
 using nlohmann::json;
 namespace ev = core::eval;
 
+#include "test_files.h"
+
 namespace {
 
 const QString kDataset = QStringLiteral(DS_SHARED_DIR "/data/jevbench/jevbench_public.jsonl");
 const QString kLock = QStringLiteral(DS_SHARED_DIR "/data/jevbench/manifest.lock.json");
-
-struct Run {
-    int code = -1;
-    QString out, err;
-};
-
-std::string slurp(const QString& path) {
-    std::ifstream in(path.toStdString(), std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 json read_json(const QString& path) {
     return json::parse(slurp(path));

@@ -38,21 +38,11 @@ namespace rep = core::report;
 namespace ev = core::eval;
 using nlohmann::json;
 
+#include "test_files.h"
+
 namespace {
 
 const std::string kJev = DS_SHARED_DIR "/data/jevbench";
-
-std::string slurp(const QString& path) {
-    std::ifstream in(path.toStdString(), std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-struct Run {
-    int code = -1;
-    QString out, err;
-};
 
 Run run_program(const QString& program, const QStringList& args,
                 const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),

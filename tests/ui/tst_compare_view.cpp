@@ -94,10 +94,7 @@ class CompareViewTest : public QObject {
     void initTestCase() {
         if (!QFile::exists(QStringLiteral(DS_TINY_MODEL_DIR "/config.json")))
             QSKIP("no tiny model: build the tiny_model target first");
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
-                           dir_.filePath(QStringLiteral("settings")));
-        qunsetenv("DGEM_URL");
+        isolateSettings(dir_);
         auto opened = core::LocalBackend::open(tinyEngine());
         QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
         local_ = std::shared_ptr<core::Backend>(std::move(opened.value()));

@@ -121,10 +121,7 @@ class ReportExportTest : public QObject {
     void initTestCase() {
         if (!QFile::exists(QStringLiteral(DS_TINY_MODEL_DIR "/config.json")))
             QSKIP("no tiny model: build the tiny_model target first");
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
-                           dir_.filePath(QStringLiteral("settings")));
-        qunsetenv("DGEM_URL");
+        isolateSettings(dir_);
     }
 
     // The latest decision of the main window: preview, the four formats, the errors.

@@ -2,6 +2,8 @@
 // What several UI tests share: the local tiny-model endpoint profile, a backend without a
 // generative route, and lookups into the charts a view shows (core::report::ReportChart values).
 
+#include <QSettings>
+#include <QTemporaryDir>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,6 +13,15 @@
 #include "core/report.h"
 
 namespace ui_test {
+
+// Keeps the test's QSettings in `dir` (never the user's) and ignores a DGEM_URL from the
+// environment the tests run in.
+inline void isolateSettings(const QTemporaryDir& dir) {
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
+                       dir.filePath(QStringLiteral("settings")));
+    qunsetenv("DGEM_URL");
+}
 
 // One profile, "local": the tiny model on the CPU, active.
 inline core::EndpointProfileStore localStore() {
