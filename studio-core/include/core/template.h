@@ -62,6 +62,12 @@ struct RenderedTemplate {
 Result<RenderedTemplate> render_template_traced(std::string_view source, const nlohmann::json& data,
                                                 std::string_view file_name);
 
+// The variables a template reads from its data, sorted: the first field of every access to the
+// root (.x outside range/with bodies, $.x anywhere, index . "x"). Syntax errors as
+// render_template's ("file:line:col: message").
+Result<std::vector<std::string>> template_variables(std::string_view source,
+                                                    std::string_view file_name);
+
 // "line:col" (1-based; the column counts UTF-8 characters) of a byte offset in `text`.
 std::string text_position(std::string_view text, std::size_t offset);
 
