@@ -58,7 +58,12 @@ engine::Result<std::unique_ptr<core::Backend>> make_local_backend(const cli::Arg
 }  // namespace
 
 engine::Result<std::unique_ptr<core::Backend>> make_backend(const cli::Args& args) {
-    if (args.has("local")) return make_local_backend(args);
+    if (args.has("local")) {
+        // The server settings do not apply, but a --config that names no file is still wrong.
+        if (auto file = args.find("config"))
+            if (auto single = core::ConfigPaths::single(*file); !single) return single.error();
+        return make_local_backend(args);
+    }
     return make_remote_backend(args);  // remote_factory.h: -u/--url, DGEM_URL, config files
 }
 

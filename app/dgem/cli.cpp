@@ -47,8 +47,20 @@ std::vector<OptionSpec> backend_options() {
         {"url", 'u', "URL", "server base URL (env DGEM_URL; default http://127.0.0.1:8080/v1)"},
         {"model", 'm', "NAME", "model name sent to the server (env DGEM_MODEL)"},
         {"token", 'k', "TOKEN", "bearer token (env DGEM_TOKEN, or the system keychain)"},
-        {"gcp-auth", 0, "", "use a Google identity/access token from gcloud"},
+        {"gcp-auth", 0, "",
+         "use a Google identity/access token from gcloud (env DGEM_GCP_AUTH; gcp_auth in a "
+         "config file mints for *.run.app and Vertex AI URLs only)"},
+        {"iap-client-id", 0, "ID",
+         "IAP-protected service: identity tokens from gcloud for this audience "
+         "(env DGEM_IAP_CLIENT_ID)"},
+        {"vertex-url", 0, "URL|ID",
+         "a Vertex AI endpoint URL, or a dedicated endpoint id expanded with GCP_PROJECT_NUMBER "
+         "and GCP_REGION (env DGEM_VERTEX_URL); an access token from gcloud"},
         {"timeout", 0, "SECONDS", "request timeout (env DGEM_TIMEOUT)"},
+        {"http-retries", 0, "N",
+         "retries of HTTP 429/503 with back-off, 0 to 20 (env DGEM_HTTP_RETRIES; default 3)"},
+        {"config", 0, "FILE",
+         "read this YAML config file instead of ./.dgem.yaml and ~/.config/dgem/config.yaml"},
         {"stats", 's', "", "print a table of probabilities, hesitation and timings"},
         {"local", 0, "", "run on the bundled local engine instead of a server"},
         {"protocol", 0, "NAME",

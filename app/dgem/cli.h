@@ -52,7 +52,8 @@ bool register_command(CommandSpec spec);
 const std::vector<CommandSpec>& commands();
 
 // The global flags of issue 4 (-u/--url, -m/--model, -k/--token, --gcp-auth, --timeout,
-// -s/--stats, --local), for commands that talk to a backend.
+// -s/--stats, --local) and dgem's --iap-client-id, --vertex-url, --http-retries and --config,
+// for commands that talk to a backend.
 std::vector<OptionSpec> backend_options();
 
 // Prints "dgem: <message>" on stderr and returns the exit code for the error's kind.

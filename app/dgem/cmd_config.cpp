@@ -25,7 +25,7 @@ int run_config(const cli::Args& args) {
             s->secret ? (s->value.empty() ? "(none)" : core::mask_secret(s->value)) : s->value;
         if (shown.empty()) shown = "(none)";
         std::string label = name;
-        label.resize(12, ' ');
+        label.resize(15, ' ');
         std::cout << label << shown << "   [" << s->source << "]\n";
     }
     for (const auto& w : config->warnings) std::cout << "warning: " << w << "\n";
@@ -40,10 +40,15 @@ DGEM_COMMAND(config) {
     return cli::CommandSpec{
         "config",
         "show the resolved client settings and where each came from",
-        "dgem config [-u URL] [-m NAME] [--timeout D] [--json]",
+        "dgem config [-u URL | --vertex-url URL|ID] [-m NAME] [--timeout D] [--config FILE] "
+        "[--json]",
         "Precedence: flag > environment (DGEM_URL, DGEM_MODEL, DGEM_TIMEOUT, DGEM_STATS,\n"
-        "DGEM_TOKEN, DGEM_SERVER_KEY) > ./.dgem.yaml > ~/.config/dgem/config.yaml (keys url,\n"
-        "model, timeout, stats) > defaults. Tokens are masked; store them with 'dgem auth set'.",
+        "DGEM_TOKEN, DGEM_SERVER_KEY, DGEM_GCP_AUTH, DGEM_IAP_CLIENT_ID, DGEM_VERTEX_URL,\n"
+        "DGEM_HTTP_RETRIES) > ./.dgem.yaml > ~/.config/dgem/config.yaml (keys url, model,\n"
+        "timeout, stats, gcp_auth, iap_client_id, vertex_url, http_retries) > defaults;\n"
+        "--config FILE reads that file instead of the two. The token row says where the\n"
+        "bearer token comes from (a flag, DGEM_TOKEN, the keychain or gcloud); tokens are\n"
+        "masked, never printed. Store them with 'dgem auth set'.",
         options,
         run_config};
 }

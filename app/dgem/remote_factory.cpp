@@ -15,9 +15,43 @@ engine::Result<core::ClientConfig> client_config(const cli::Args& args) {
     flags.token = args.find("token");
     flags.stats = args.has("stats");
     flags.gcp_auth = args.has("gcp-auth");
+    flags.iap_client_id = args.find("iap-client-id");
+    flags.vertex_url = args.find("vertex-url");
+    flags.http_retries = args.find("http-retries");
     auto env = core::process_environment();
-    return core::resolve_client_config(flags, env, core::ConfigPaths::standard(env));
+    core::ConfigPaths paths = core::ConfigPaths::standard(env);
+    if (auto file = args.find("config")) {
+        auto single = core::ConfigPaths::single(*file);
+        if (!single) return single.error();
+        paths = *single;
+    }
+    return core::resolve_client_config(flags, env, paths);
 }
+
+namespace {
+
+// The gcloud token a remote call needs, if any (null: none). Vertex AI takes an access token;
+// anything else an identity token, for the IAP audience when one is set. --gcp-auth (flag or
+// DGEM_GCP_AUTH) and --iap-client-id mint for any URL; gcp_auth in a config file only for Google
+// hosts (*.run.app, Vertex AI), so a Google token never goes to another server.
+std::shared_ptr<core::TokenSource> gcloud_source(const core::ClientConfig& config,
+                                                 const std::string& url, std::string& why) {
+    const bool vertex = core::is_vertex_url(url);
+    const std::string& audience = config.iap_client_id.value;
+    const bool google_host = vertex || core::is_cloud_run_url(url);
+    if (config.gcp_auth_enabled() && !config.gcp_auth_from_file())
+        why = config.gcp_auth.source;
+    else if (!audience.empty() && !vertex)
+        why = config.iap_client_id.source;
+    else if (config.gcp_auth_from_file() && google_host)
+        why = config.gcp_auth.source + ", " + (vertex ? "a Vertex AI URL" : "a *.run.app URL");
+    else
+        return nullptr;
+    if (vertex) return std::make_shared<core::GcloudTokenSource>(core::GcpTokenKind::Access);
+    return core::GcloudTokenSource::with_audience(audience);
+}
+
+}  // namespace
 
 engine::Result<core::RemoteOptions> remote_options(const cli::Args& args,
                                                    core::ClientConfig& config) {
@@ -27,15 +61,14 @@ engine::Result<core::RemoteOptions> remote_options(const cli::Args& args,
     options.model = config.model.value;
     options.transport.timeout_s = config.timeout_seconds();
     options.transport.server_key = config.server_key.value;
+    options.transport.max_retries = config.http_retries_count();
     options.stream = args.has("stream");
     if (config.token.is_set() && !config.token.value.empty()) {
         options.transport.auth =
             std::make_shared<core::StaticTokenSource>(config.token.value, config.token.source);
-    } else if (config.gcp_auth_enabled()) {
-        options.transport.auth =
-            std::make_shared<core::GcloudTokenSource>(core::gcp_token_kind_for(options.url));
-        config.token = core::Setting{
-            "", std::string("--gcp-auth (") + options.transport.auth->describe() + ")"};
+    } else if (std::string why; auto gcloud = gcloud_source(config, options.url, why)) {
+        options.transport.auth = gcloud;
+        config.token = core::Setting{"", gcloud->describe() + " (" + why + ")"};
     } else if (auto stored = core::keychain_read(options.url); stored && stored->has_value()) {
         // No keychain reachable is not an error here: the server may need no token at all.
         config.token = core::Setting{

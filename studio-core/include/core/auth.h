@@ -49,9 +49,13 @@ GcpTokenKind gcp_token_kind_for(const std::string& url);
 std::optional<int64_t> jwt_expiry(const std::string& token);
 
 // Runs `gcloud auth print-identity-token` or `print-access-token` (the first `gcloud` on PATH).
+// An identity token for an IAP-protected service is minted for that audience (the IAP OAuth
+// client id): `gcloud auth print-identity-token --audiences=ID`.
 class GcloudTokenSource final : public TokenSource {
   public:
     explicit GcloudTokenSource(GcpTokenKind kind, std::string program = "gcloud");
+    // An identity token for `audience` (empty: gcloud's default audience).
+    static std::shared_ptr<GcloudTokenSource> with_audience(std::string audience);
     engine::Result<std::string> token(bool force_refresh) override;
     bool refreshable() const override { return true; }
     std::string describe() const override;
@@ -62,6 +66,7 @@ class GcloudTokenSource final : public TokenSource {
   private:
     GcpTokenKind kind_;
     std::string program_;
+    std::string audience_;  // identity tokens only
 };
 
 }  // namespace core

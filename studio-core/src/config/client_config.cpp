@@ -33,8 +33,21 @@ struct FileValues {
 };
 
 const std::vector<std::string>& known_file_keys() {
-    static const std::vector<std::string> keys = {"url", "model", "timeout", "stats", "gcp_auth"};
+    static const std::vector<std::string> keys = {"url",        "model",       "timeout",
+                                                  "stats",      "gcp_auth",    "iap_client_id",
+                                                  "vertex_url", "http_retries"};
     return keys;
+}
+
+const char* const kKnownKeysText =
+    "url, model, timeout, stats, gcp_auth, iap_client_id, vertex_url, http_retries";
+
+// Where a setting's value came from, as a rank: flag 3 > environment 2 > a file 1 > default 0.
+int precedence_rank(const Setting& s) {
+    if (s.source.rfind("flag ", 0) == 0) return 3;
+    if (s.source.rfind("env ", 0) == 0) return 2;
+    if (!s.is_set() || s.source == "default") return 0;
+    return 1;
 }
 
 engine::Result<std::optional<FileValues>> read_config_file(const std::filesystem::path& path,
@@ -57,9 +70,11 @@ engine::Result<std::optional<FileValues>> read_config_file(const std::filesystem
     if (root.IsNull()) return std::optional<FileValues>{out};
     if (!root.IsMap())
         return engine::bad_input(path.string() + ":" + std::to_string(root.Mark().line + 1) +
-                                 ": expected a mapping of keys (url, model, timeout, stats)");
+                                 ": expected a mapping of keys (" + kKnownKeysText + ")");
     for (auto it = root.begin(); it != root.end(); ++it) {
-        const std::string key = it->first.as<std::string>("");
+        // dgem's viper keys use '_'; its flags '-': a file may spell them either way.
+        std::string key = it->first.as<std::string>("");
+        std::replace(key.begin(), key.end(), '-', '_');
         const int line = it->first.Mark().line + 1;
         const std::string where = path.string() + ":" + std::to_string(line);
         if (key == "token" || key == "api_key" || key == "server_key") {
@@ -71,7 +86,7 @@ engine::Result<std::optional<FileValues>> read_config_file(const std::filesystem
         if (std::find(known_file_keys().begin(), known_file_keys().end(), key) ==
             known_file_keys().end()) {
             warnings.push_back(where + ": unknown key '" + key +
-                               "' ignored (known: url, model, timeout, stats, gcp_auth)");
+                               "' ignored (known: " + kKnownKeysText + ")");
             continue;
         }
         if (!it->second.IsScalar())
@@ -97,6 +112,100 @@ ConfigPaths ConfigPaths::standard(const EnvLookup& env) {
     if (auto home = env("HOME"); home && !home->empty())
         p.user_file = std::filesystem::path(*home) / ".config" / "dgem" / "config.yaml";
     return p;
+}
+
+engine::Result<ConfigPaths> ConfigPaths::single(const std::filesystem::path& file) {
+    std::error_code ec;
+    if (file.empty()) return engine::bad_input("--config needs a file name (a YAML config file)");
+    if (!std::filesystem::exists(file, ec))
+        return engine::bad_input("--config " + file.string() +
+                                 ": no such file (give an existing YAML config file)");
+    if (!std::filesystem::is_regular_file(file, ec))
+        return engine::bad_input("--config " + file.string() +
+                                 ": not a regular file (give a YAML config file)");
+    if (!std::ifstream(file))
+        return engine::bad_input("--config " + file.string() + ": cannot be read");
+    ConfigPaths p;
+    p.project_file = file;
+    p.explicit_file = true;
+    return p;
+}
+
+bool is_cloud_run_url(const std::string& raw) {
+    std::string u = lower(trim(raw));
+    auto scheme = u.find("://");
+    if (scheme == std::string::npos) return false;
+    std::string host = u.substr(scheme + 3);
+    host = host.substr(0, host.find_first_of("/?#"));
+    if (auto at = host.rfind('@'); at != std::string::npos) host.erase(0, at + 1);
+    if (auto colon = host.rfind(':'); colon != std::string::npos) host.resize(colon);
+    const std::string suffix = ".run.app";
+    return host.size() > suffix.size() &&
+           host.compare(host.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+engine::Result<std::string> expand_vertex_url(const std::string& raw, const EnvLookup& env,
+                                              const std::string& source) {
+    const std::string v = trim(raw);
+    const std::string accepted =
+        "accepted: a dedicated endpoint id (with GCP_PROJECT_NUMBER and GCP_REGION set), "
+        "projects/P/locations/R/endpoints/ID, or an https:// URL on "
+        "*.prediction.vertexai.goog or *-aiplatform.googleapis.com";
+    if (v.empty()) return engine::bad_input(source + ": an empty Vertex endpoint; " + accepted);
+    if (v.rfind("http://", 0) == 0 || v.rfind("https://", 0) == 0) {
+        std::string host = lower(v.substr(v.find("://") + 3));
+        host = host.substr(0, host.find_first_of("/?#:"));
+        auto ends = [&](const std::string& suffix) {
+            return host.size() > suffix.size() &&
+                   host.compare(host.size() - suffix.size(), suffix.size(), suffix) == 0;
+        };
+        if (v.rfind("https://", 0) != 0 ||
+            !(ends(".prediction.vertexai.goog") || ends("aiplatform.googleapis.com")))
+            return engine::bad_input(source + ": '" + v + "' is not a Vertex AI endpoint URL; " +
+                                     accepted);
+        return v;
+    }
+    auto need = [&](const char* name) -> engine::Result<std::string> {
+        auto value = env(name);
+        if (!value || trim(*value).empty())
+            return engine::bad_input(source + " " + v + ": expanding an endpoint id needs " + name +
+                                     " in the environment (GCP_PROJECT_NUMBER: the " +
+                                     "project's number, GCP_REGION: e.g. us-central1)");
+        return trim(*value);
+    };
+    auto valid_part = [](const std::string& part) {
+        return !part.empty() && std::all_of(part.begin(), part.end(), [](unsigned char c) {
+            return std::isalnum(c) || c == '-' || c == '_';
+        });
+    };
+    std::string id = v, resource;
+    if (v.rfind("projects/", 0) == 0) {
+        std::string r = v;
+        while (!r.empty() && r.back() == '/') r.pop_back();
+        std::vector<std::string> parts;
+        std::stringstream in(r);
+        for (std::string part; std::getline(in, part, '/');) parts.push_back(part);
+        if (parts.size() != 6 || parts[2] != "locations" || parts[4] != "endpoints" ||
+            !valid_part(parts[1]) || !valid_part(parts[3]) || !valid_part(parts[5]))
+            return engine::bad_input(source + ": '" + v + "' is not " +
+                                     "projects/P/locations/R/endpoints/ID; " + accepted);
+        id = parts[5];
+        resource = r;
+    } else if (!valid_part(v)) {
+        return engine::bad_input(source + ": '" + v + "' is not an endpoint id; " + accepted);
+    }
+    auto project = need("GCP_PROJECT_NUMBER");
+    if (!project) return project.error();
+    auto region = need("GCP_REGION");
+    if (!region) return region.error();
+    if (!valid_part(*project) || !valid_part(*region))
+        return engine::bad_input(source + " " + v +
+                                 ": GCP_PROJECT_NUMBER and GCP_REGION must be a project number "
+                                 "and a region name such as us-central1");
+    if (resource.empty())
+        resource = "projects/" + *project + "/locations/" + *region + "/endpoints/" + id;
+    return "https://" + id + "." + *region + "-" + *project + ".prediction.vertexai.goog/v1/" +
+           resource + "/invoke/v1/chat/completions";
 }
 
 std::optional<double> parse_duration_seconds(const std::string& raw) {
@@ -176,11 +285,29 @@ bool ClientConfig::stats_enabled() const {
 bool ClientConfig::gcp_auth_enabled() const {
     return parse_bool(gcp_auth.value).value_or(false);
 }
+bool ClientConfig::gcp_auth_from_file() const {
+    return gcp_auth_enabled() && precedence_rank(gcp_auth) == 1;
+}
+int ClientConfig::http_retries_count() const {
+    try {
+        return http_retries.value.empty() ? 3 : std::stoi(http_retries.value);
+    } catch (...) {
+        return 3;
+    }
+}
 
 std::vector<std::pair<std::string, const Setting*>> ClientConfig::listing() const {
-    return {
-        {"url", &url},           {"model", &model}, {"timeout", &timeout},      {"stats", &stats},
-        {"gcp_auth", &gcp_auth}, {"token", &token}, {"server_key", &server_key}};
+    return {{"config", &config_files},
+            {"url", &url},
+            {"vertex_url", &vertex_url},
+            {"model", &model},
+            {"timeout", &timeout},
+            {"http_retries", &http_retries},
+            {"stats", &stats},
+            {"gcp_auth", &gcp_auth},
+            {"iap_client_id", &iap_client_id},
+            {"token", &token},
+            {"server_key", &server_key}};
 }
 
 engine::Result<ClientConfig> resolve_client_config(const ConfigFlags& flags, const EnvLookup& env,
@@ -222,6 +349,21 @@ engine::Result<ClientConfig> resolve_client_config(const ConfigFlags& flags, con
     cfg.gcp_auth =
         resolve("gcp_auth", flags.gcp_auth ? std::optional<std::string>("true") : std::nullopt,
                 "gcp-auth", "DGEM_GCP_AUTH", true, "false");
+    cfg.iap_client_id = resolve("iap_client_id", flags.iap_client_id, "iap-client-id",
+                                "DGEM_IAP_CLIENT_ID", true, "");
+    cfg.vertex_url =
+        resolve("vertex_url", flags.vertex_url, "vertex-url", "DGEM_VERTEX_URL", true, "");
+    cfg.http_retries =
+        resolve("http_retries", flags.http_retries, "http-retries", "DGEM_HTTP_RETRIES", true, "3");
+    {
+        std::string files;
+        for (const auto* path : {&paths.project_file, &paths.user_file}) {
+            const bool read =
+                path == &paths.project_file ? project->has_value() : user->has_value();
+            if (read) files += (files.empty() ? "" : ", ") + path->string();
+        }
+        cfg.config_files = Setting{files, paths.explicit_file ? "flag --config" : "default"};
+    }
     cfg.token = resolve("token", flags.token, "token", "DGEM_TOKEN", false, "");
     cfg.token.secret = true;
     Setting keys = resolve("server_key", std::nullopt, "", "DGEM_SERVER_KEY", false, "");
@@ -237,6 +379,30 @@ engine::Result<ClientConfig> resolve_client_config(const ConfigFlags& flags, con
     if (!parse_bool(cfg.gcp_auth.value))
         return engine::bad_input(cfg.gcp_auth.source + ": gcp_auth '" + cfg.gcp_auth.value +
                                  "' is not true or false");
+    {
+        const std::string& r = cfg.http_retries.value;
+        const bool digits =
+            !r.empty() && r.size() <= 3 && r.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits || std::stoi(r) > kMaxHttpRetries)
+            return engine::bad_input((cfg.http_retries.source == "flag --http-retries"
+                                          ? std::string("--http-retries")
+                                          : cfg.http_retries.source + ": http_retries") +
+                                     " '" + r +
+                                     "': accepted: a whole number of retries from 0 to " +
+                                     std::to_string(kMaxHttpRetries));
+    }
+    if (cfg.vertex_url.is_set() && !cfg.vertex_url.value.empty()) {
+        if (flags.url && flags.vertex_url)
+            return engine::bad_input("give -u/--url or --vertex-url, not both");
+        const std::string where = cfg.vertex_url.source == "flag --vertex-url"
+                                      ? std::string("--vertex-url")
+                                      : cfg.vertex_url.source + ": vertex_url";
+        auto expanded = expand_vertex_url(cfg.vertex_url.value, env, where);
+        if (!expanded) return expanded.error();
+        // A Vertex endpoint replaces the URL unless the URL was given more directly.
+        if (precedence_rank(cfg.vertex_url) >= precedence_rank(cfg.url))
+            cfg.url = Setting{*expanded, cfg.vertex_url.source + " (vertex_url)"};
+    }
     const std::string& u = cfg.url.value;
     if (u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0)
         return engine::bad_input(cfg.url.source + ": url '" + u +

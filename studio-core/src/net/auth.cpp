@@ -33,8 +33,9 @@ std::mutex& cache_mutex() {
     static std::mutex m;
     return m;
 }
-std::map<GcpTokenKind, CachedToken>& cache() {
-    static std::map<GcpTokenKind, CachedToken> c;
+// Keyed by kind and audience.
+std::map<std::pair<GcpTokenKind, std::string>, CachedToken>& cache() {
+    static std::map<std::pair<GcpTokenKind, std::string>, CachedToken> c;
     return c;
 }
 
@@ -69,8 +70,17 @@ std::optional<int64_t> jwt_expiry(const std::string& token) {
 GcloudTokenSource::GcloudTokenSource(GcpTokenKind kind, std::string program)
     : kind_(kind), program_(std::move(program)) {}
 
+std::shared_ptr<GcloudTokenSource> GcloudTokenSource::with_audience(std::string audience) {
+    auto source = std::make_shared<GcloudTokenSource>(GcpTokenKind::Identity);
+    source->audience_ = std::move(audience);
+    return source;
+}
+
 std::string GcloudTokenSource::describe() const {
-    return kind_ == GcpTokenKind::Identity ? "gcloud identity token" : "gcloud access token";
+    if (kind_ == GcpTokenKind::Access) return "gcloud access token";
+    // The audience is an OAuth client id: public, not a secret.
+    return audience_.empty() ? "gcloud identity token"
+                             : "gcloud identity token for audience " + audience_;
 }
 
 void GcloudTokenSource::clear_cache() {
@@ -81,14 +91,18 @@ void GcloudTokenSource::clear_cache() {
 engine::Result<std::string> GcloudTokenSource::token(bool force_refresh) {
     std::lock_guard lock(cache_mutex());  // one gcloud run at a time; the others reuse its token
     const auto now = std::chrono::system_clock::now();
-    auto it = cache().find(kind_);
+    const auto key = std::make_pair(kind_, audience_);
+    auto it = cache().find(key);
     if (!force_refresh && it != cache().end() && now < it->second.expires) return it->second.token;
 
     const QString verb =
         kind_ == GcpTokenKind::Identity ? "print-identity-token" : "print-access-token";
-    const std::string command = program_ + " auth " + verb.toStdString();
+    QStringList arguments{"auth", verb};
+    if (kind_ == GcpTokenKind::Identity && !audience_.empty())
+        arguments << QString::fromStdString("--audiences=" + audience_);
+    const std::string command = program_ + " " + arguments.join(' ').toStdString();
     QProcess gcloud;
-    gcloud.start(QString::fromStdString(program_), QStringList{"auth", verb});
+    gcloud.start(QString::fromStdString(program_), arguments);
     if (!gcloud.waitForStarted(10000))
         return engine::remote_error("--gcp-auth: cannot run '" + command +
                                     "' (is the Google Cloud CLI installed and on PATH?)");
@@ -114,7 +128,7 @@ engine::Result<std::string> GcloudTokenSource::token(bool force_refresh) {
     if (auto exp = jwt_expiry(token))
         expires = std::chrono::system_clock::time_point(std::chrono::seconds(*exp)) -
                   std::chrono::seconds(60);
-    cache()[kind_] = {token, expires};
+    cache()[key] = {token, expires};
     return token;
 }
 
