@@ -9,7 +9,7 @@ std::vector<cli::OptionSpec> report_options(const std::string& what) {
              "write " + what +
                  " as a report to FILE; the format comes from the extension: .html, "
                  ".pdf, .csv or .json"},
-            {"format", 0, "FORMAT",
+            {"report-format", 0, "FORMAT",
              "the report's format whatever FILE's extension: html, pdf, csv, json"},
             {"page-size", 0, "SIZE", "PDF page size: a4 (default) or letter"}};
 }
@@ -17,17 +17,21 @@ std::vector<cli::OptionSpec> report_options(const std::string& what) {
 engine::Result<std::optional<ReportTarget>> report_target(const cli::Args& args) {
     auto path = args.find("output");
     if (!path) {
-        if (args.has("format") || args.has("page-size"))
-            return engine::bad_input("--format and --page-size need -o FILE");
+        if (args.has("report-format") || args.has("page-size"))
+            return engine::bad_input("--report-format and --page-size need -o FILE");
         return std::optional<ReportTarget>();
     }
     if (path->empty()) return engine::bad_input("-o needs a file name");
     ReportTarget t;
     t.path = *path;
-    auto format = core::report::format_for_path(*path, args.find("format"));
+    const auto override_format = args.find("report-format");
+    if (override_format && !core::report::parse_format(*override_format))
+        return engine::bad_input("--report-format " + *override_format +
+                                 ": not a report format; accepted: html, pdf, csv, json");
+    auto format = core::report::format_for_path(*path, override_format);
     if (!format) {
         engine::Error e = format.error();
-        if (!args.has("format")) e.message += " (or --format)";
+        if (!args.has("report-format")) e.message += " (or --report-format)";
         return e;
     }
     t.format = *format;

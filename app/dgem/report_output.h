@@ -1,6 +1,7 @@
 #pragma once
 // What every dgem command that produces a result shares for reports: -o FILE (the format from
-// its extension), --format and --page-size, checked before any work starts, and the atomic write.
+// its extension), --report-format and --page-size, checked before any work starts, and the
+// atomic write. (--report-format, not --format: on decide -f/--format is the stdout format.)
 
 #include <optional>
 #include <string>

@@ -631,11 +631,11 @@ class TestReports : public QObject {
                "3", "-u", url, "--protocol", "chat", "--compare-leaderboard"},
               home.filePath("bench.html"));
         check({"bench", "-d", DS_SOURCE_DIR "/resources/suites/policies.jsonl", "-n", "2", "-u",
-               url, "--protocol", "chat", "--format", "csv"},
+               url, "--protocol", "chat", "--report-format", "csv"},
               home.filePath("bench.txt"));
         if (QTest::currentTestFailed()) return;
 
-        // The format follows --format over the extension; the endpoint is named in each report.
+        // The format follows --report-format over the extension; each report names the endpoint.
         QVERIFY(slurp(home.filePath("bench.txt")).rfind("\xEF\xBB\xBFitem,", 0) == 0);
         const json decided = json::parse(slurp(home.filePath("decide.json")));
         QVERIFY(decided["endpoint"].get<std::string>().find("127.0.0.1") != std::string::npos);
