@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include <QtGlobal>
+
 #include "cli.h"
+#include "engine/engine.h"
 #include "report_output.h"
 
 namespace {
@@ -19,6 +22,8 @@ void print_general_help() {
         name.resize(std::max<size_t>(name.size(), 18), ' ');
         std::cout << "  " << name << c.summary << "\n";
     }
+    std::cout
+        << "  version           the version, the engine devices built in and the Qt version\n";
     std::cout << "\nRun 'dgem COMMAND --help' for a command's options.\n"
                  "Exit codes: 0 ok, 2 bad input, 3 remote or auth failure, 4 engine failure.\n";
 }
@@ -34,6 +39,28 @@ void print_command_help(const cli::CommandSpec& c) {
         flag.resize(std::max<size_t>(flag.size() + 2, 30), ' ');
         std::cout << "  " << flag << o.help << (o.repeated ? " (repeatable)" : "") << "\n";
     }
+}
+
+// dgem version / --version: the version and what this build can run on.
+void print_version() {
+#ifdef DS_HAVE_CUDA
+    const bool cuda_built = true;
+#else
+    const bool cuda_built = false;
+#endif
+    std::cout << "dgem " DS_VERSION "\n"
+              << "engine devices: cpu"
+              << (cuda_built ? std::string(", cuda (a CUDA device is usable now: ") +
+                                   (engine::cuda_available() ? "yes" : "no") + ")"
+                             : std::string(" (CUDA not compiled in)"))
+              << "\n"
+              << "Qt " << qVersion() << " (built with " QT_VERSION_STR ")\n"
+#if defined(__clang__)
+              << "compiler: clang " __clang_version__ "\n"
+#elif defined(__GNUC__)
+              << "compiler: GCC " __VERSION__ "\n"
+#endif
+              << "default model: " DS_DEFAULT_MODEL_DIR "\n";
 }
 
 const cli::OptionSpec* find_option(const cli::CommandSpec& c, const std::string& arg) {
@@ -57,7 +84,7 @@ int main(int argc, char** argv) {
         }
     }
     if (args[0] == "--version" || args[0] == "version") {
-        std::cout << "dgem " DS_VERSION "\n";
+        print_version();
         return 0;
     }
     const cli::CommandSpec* command = nullptr;
