@@ -1,10 +1,17 @@
-// dgem decide: one structured decision from a policy template, on the local engine (--local)
-// or a server. Prints the answers in the structured server's shapes; --json adds diagnostics;
-// --stats a readable table of probabilities, hesitation, error bars and timings.
+// dgem decide: one structured decision from a policy template (or a bare --schema and --state),
+// on the local engine (--local) or a server. Prints dgem's table (QUESTION, TYPE, VALUE/CHOICE,
+// CONFIDENCE, STDERR, AGREEMENT) or, with -f json (--json), {"answers", "diagnostics"} in the
+// structured server's shapes; --stats adds a readable table of probabilities, hesitation, error
+// bars and timings; --temperature T rescales every read's label log-probabilities by 1/T.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "backend_factory.h"
 #include "cli.h"
@@ -54,7 +61,86 @@ void print_stats(const core::Decision& d, std::ostream& out) {
         << "model " << (d.model.empty() ? "?" : d.model) << " on " << d.backend << "\n";
 }
 
+// Display width of UTF-8 text (code points; the table holds no wide characters).
+size_t text_width(const std::string& s) {
+    size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+}
+
+std::string pad_text(std::string s, size_t width) {
+    const size_t w = text_width(s);
+    if (w < width) s.append(width - w, ' ');
+    return s;
+}
+
+// dgem's decision table, one row per question in the schema's order.
+void print_table(const core::Decision& d, std::ostream& out) {
+    std::vector<std::vector<std::string>> rows{
+        {"QUESTION", "TYPE", "VALUE/CHOICE", "CONFIDENCE", "STDERR", "AGREEMENT"}};
+    for (const auto& q : d.questions) {
+        const nlohmann::json a = core::answer_json(q, core::AnswerForm::Chat);
+        std::string value = a.value("label", "");
+        if (q.type == core::QuestionType::Choice) {
+            value = a.value("choice", "");
+        } else if (q.type == core::QuestionType::Score) {
+            value = a.value("level", "") + " (score " + fixed(a.value("score", 0.0), 2) + ")";
+        }
+        const size_t n = q.per_read.size();
+        std::string agreement = fixed(q.agreement, 2);
+        if (n > 1)
+            agreement += " (" + std::to_string(std::lround(q.agreement * static_cast<double>(n))) +
+                         "/" + std::to_string(n) + ")";
+        rows.push_back({q.id, std::string(core::to_string(q.type)), value,
+                        fixed(100 * q.confidence, 1) + "%",
+                        q.stderr_winner ? "±" + fixed(*q.stderr_winner, 4) : "-", agreement});
+    }
+    std::vector<size_t> widths(rows.front().size(), 0);
+    for (const auto& r : rows)
+        for (size_t c = 0; c < r.size(); ++c) widths[c] = std::max(widths[c], text_width(r[c]));
+    size_t total = 0;
+    for (size_t w : widths) total += w + 3;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        std::string line;
+        for (size_t c = 0; c < rows[i].size(); ++c)
+            line += (c ? " | " : "") +
+                    (c + 1 < rows[i].size() ? pad_text(rows[i][c], widths[c]) : rows[i][c]);
+        out << line << "\n";
+        if (i == 0) out << std::string(total - 3, '-') << "\n";
+    }
+}
+
+// --temperature T: a finite number above 0.
+engine::Result<std::optional<double>> temperature_flag(const cli::Args& args) {
+    auto t = args.find("temperature");
+    if (!t) return std::optional<double>();
+    double value = 0;
+    try {
+        size_t used = 0;
+        value = std::stod(*t, &used);
+        if (used != t->size()) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+        value = std::nan("");
+    }
+    if (!std::isfinite(value) || value <= 0)
+        return engine::bad_input("--temperature " + *t +
+                                 ": accepted: a number above 0 (1 leaves the probabilities as "
+                                 "they are, above 1 flattens them, below 1 sharpens them)");
+    return std::optional<double>(value);
+}
+
 int run_decide(const cli::Args& args) {
+    // -f/--format is stdout's format; a report's is --report-format (report_output.h).
+    const std::string format = args.get("format", args.has("json") ? "json" : "table");
+    if (format != "table" && format != "json")
+        return cli::fail_bad_input(
+            "-f/--format " + format +
+            ": accepted: table or json (a report's format is --report-format html|pdf|csv|json "
+            "with -o FILE)");
+    if (args.has("json") && format != "json")
+        return cli::fail_bad_input("--json is -f json; it cannot go with -f " + format);
+    auto temperature = temperature_flag(args);
+    if (!temperature) return cli::fail(temperature.error());
     auto input = dgem::load_decision_input(args);
     if (!input) return cli::fail(input.error());
     auto target = dgem::report_target(args);
@@ -69,6 +155,8 @@ int run_decide(const cli::Args& args) {
     engine::CancelToken cancel;
     auto decision = (*backend)->decide(request, {}, cancel);
     if (!decision) return cli::fail(decision.error());
+    // Post-hoc, on this side of the wire: the same for the local engine and every server.
+    if (*temperature) core::apply_temperature(*decision, **temperature);
 
     const core::Decision& d = *decision;
     nlohmann::json answers = core::answers_json(d, core::AnswerForm::Chat);
@@ -84,7 +172,7 @@ int run_decide(const cli::Args& args) {
             return cli::fail(w.error());
     }
     const bool stats = args.has("stats");
-    if (args.has("json")) {
+    if (format == "json") {
         nlohmann::json diagnostics = d.raw.is_object() && d.raw.contains("diagnostics")
                                          ? d.raw["diagnostics"]
                                          : core::diagnostics_json(d);
@@ -92,7 +180,7 @@ int run_decide(const cli::Args& args) {
                   << "\n";
         if (stats) print_stats(d, std::cerr);  // stdout stays one JSON document
     } else {
-        std::cout << answers.dump(2) << "\n";
+        print_table(d, std::cout);
         if (stats) {
             std::cout << "\n";
             print_stats(d, std::cout);
@@ -106,20 +194,31 @@ int run_decide(const cli::Args& args) {
 DGEM_COMMAND(decide) {
     auto options = dgem::decision_options();
     for (auto& o : dgem::endpoint_options()) options.push_back(o);
-    options.push_back({"json", 0, "", "print {\"answers\", \"diagnostics\"} as JSON"});
+    options.push_back({"format", 'f', "FORMAT",
+                       "stdout: table (default) or json ({\"answers\", \"diagnostics\"})"});
+    options.push_back({"json", 0, "", "the same as -f json"});
+    options.push_back({"temperature", 0, "T",
+                       "post-hoc temperature above 0: every read's label log-probabilities / T "
+                       "before the softmax and the statistics (T > 1 flattens overconfidence)"});
     for (auto& o : dgem::report_options("the decision")) options.push_back(o);
     return cli::CommandSpec{
         "decide",
         "one structured decision from a policy template",
-        "dgem decide --local [--model DIR] -t FILE [-v key=value ...] [--samples N|auto] "
-        "[--seed N] [--seed-token random|fixed] [--layout L] [--stats] [--json] [-o REPORT]",
-        "Renders the policy, reads every question's slot in one decoder pass per read group and\n"
-        "prints one answer per question: label, probabilities, confidence (and stderr and\n"
-        "agreement over several reads). --stats adds a table of probabilities, hesitation\n"
-        "(entropy / ln |labels|: Clear < 16%, Somewhat unsure to 50%, Very unsure above),\n"
-        "error bars and timings. -o writes a report (HTML, PDF, CSV or JSON, from the\n"
-        "extension): the policy, variables, endpoint, canvas, every label's bar and error\n"
-        "bar, the noise draws and the timings.",
+        "dgem decide [--local [--model DIR] | -u URL] (-t FILE [-v key=value ... | -d FILE] | "
+        "--schema FILE [--state JSON|FILE]) [--samples N|auto] [--seed N] [--layout L] "
+        "[--temperature T] [-f table|json] [--stats] [-o REPORT [--report-format F]]",
+        "Renders the policy (or takes --schema as it is, with --state or the variables as the\n"
+        "state), reads every question's slot in one decoder pass per read group and prints a\n"
+        "table: QUESTION, TYPE, VALUE/CHOICE, CONFIDENCE, STDERR and AGREEMENT (the last two\n"
+        "over several reads). -f json (or --json) prints {\"answers\", \"diagnostics\"} instead:\n"
+        "label, probabilities and confidence per question in the structured server's shapes.\n"
+        "--stats adds a table of probabilities, hesitation (entropy / ln |labels|: Clear <\n"
+        "16%, Somewhat unsure to 50%, Very unsure above), error bars and timings (on stderr\n"
+        "with -f json). --temperature T divides every read's label log-probabilities by T\n"
+        "before the statistics, here, for the local engine and servers alike. -o writes a\n"
+        "report (HTML, PDF, CSV or JSON, from the extension or --report-format): the policy,\n"
+        "variables, endpoint, canvas, every label's bar and error bar, the noise draws and\n"
+        "the timings. -f/--format is what stdout shows; --report-format is the report's.",
         options,
         run_decide};
 }

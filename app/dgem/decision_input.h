@@ -1,5 +1,6 @@
 #pragma once
-// What `dgem plan` and `dgem decide` share: the policy flags (-t FILE, -v key=value, -d data),
+// What `dgem plan`, `dgem decide` and `dgem template render` share: the policy flags (-t FILE,
+// -v key=value, -d data, or --schema FILE with --state JSON|FILE),
 // the overrides of the schema's read settings (--layout, --samples, --seed-token, --isolate) and
 // --seed. Errors name the flag or file and what is accepted.
 
@@ -20,7 +21,8 @@ struct DecisionInput {
     nlohmann::json variables = nlohmann::json::object();  // -v key=value (or the -d data)
     core::Schema schema;                                  // with the flag overrides applied
     nlohmann::json state;
-    uint64_t seed = 42;  // the structured server's default seed
+    uint64_t seed = 42;         // the structured server's default seed
+    std::string rendered_text;  // what the template rendered to (empty with --schema)
 };
 
 std::vector<cli::OptionSpec> decision_options();

@@ -80,27 +80,18 @@ void finish_outcome(QuestionOutcome& o) {
 
 }  // namespace
 
-QuestionOutcome aggregate_reads(const Question& question, const std::vector<SlotRead>& reads) {
-    QuestionOutcome o;
-    o.id = question.id;
-    o.type = question.type;
-    o.labels = question.labels();
-    o.alternatives = question.alternatives();
-    const size_t n = reads.size();
-    const size_t k = o.labels.size();
-    o.mean.assign(k, 0.0);
-    if (n == 0) return o;
-    double mass = 0;
-    o.argmax_is_label = true;
-    for (const auto& r : reads) {
-        std::vector<double> p = softmax(r.label_logprobs);
-        p.resize(k, 0.0);
-        for (size_t i = 0; i < k; ++i) o.mean[i] += p[i] / static_cast<double>(n);
-        o.per_read.push_back(std::move(p));
-        mass += r.label_mass;
-        o.argmax_is_label = o.argmax_is_label && r.argmax_is_label;
-    }
-    o.label_mass = mass / static_cast<double>(n);
+// ln p as a read's logits (the softmax of ln p is p); a zero probability stays far below.
+std::vector<double> tempered(const std::vector<double>& p, double temperature) {
+    std::vector<double> logits(p.size());
+    for (size_t i = 0; i < p.size(); ++i)
+        logits[i] = std::log(std::max(p[i], 1e-300)) / temperature;
+    return softmax(logits);
+}
+
+// From per_read and mean: winner, confidence, entropy, hesitation, agreement and (n > 1) the
+// error bars.
+void summarise_reads(QuestionOutcome& o) {
+    const size_t n = o.per_read.size();
     finish_outcome(o);
     int agree = 0;
     for (const auto& p : o.per_read) agree += argmax(p) == o.winner;
@@ -122,7 +113,75 @@ QuestionOutcome aggregate_reads(const Question& question, const std::vector<Slot
         }
         o.stderr_winner = o.stderr_labels[static_cast<size_t>(o.winner)];
     }
+}
+
+QuestionOutcome aggregate_reads(const Question& question, const std::vector<SlotRead>& reads) {
+    QuestionOutcome o;
+    o.id = question.id;
+    o.type = question.type;
+    o.labels = question.labels();
+    o.alternatives = question.alternatives();
+    const size_t n = reads.size();
+    const size_t k = o.labels.size();
+    o.mean.assign(k, 0.0);
+    if (n == 0) return o;
+    double mass = 0;
+    o.argmax_is_label = true;
+    for (const auto& r : reads) {
+        std::vector<double> p = softmax(r.label_logprobs);
+        p.resize(k, 0.0);
+        for (size_t i = 0; i < k; ++i) o.mean[i] += p[i] / static_cast<double>(n);
+        o.per_read.push_back(std::move(p));
+        mass += r.label_mass;
+        o.argmax_is_label = o.argmax_is_label && r.argmax_is_label;
+    }
+    o.label_mass = mass / static_cast<double>(n);
+    summarise_reads(o);
     return o;
+}
+
+void apply_temperature(QuestionOutcome& o, double temperature) {
+    if (temperature == 1 || !(temperature > 0) || o.mean.empty()) return;
+    if (o.per_read.empty()) {
+        o.mean = tempered(o.mean, temperature);
+        finish_outcome(o);
+        o.stderr_winner.reset();
+        o.stderr_labels.clear();
+        return;
+    }
+    for (auto& p : o.per_read) p = tempered(p, temperature);
+    const double n = static_cast<double>(o.per_read.size());
+    o.mean.assign(o.mean.size(), 0.0);
+    for (const auto& p : o.per_read)
+        for (size_t i = 0; i < o.mean.size() && i < p.size(); ++i) o.mean[i] += p[i] / n;
+    o.stderr_winner.reset();
+    o.stderr_labels.clear();
+    summarise_reads(o);
+}
+
+void apply_temperature(Decision& d, double temperature) {
+    if (temperature == 1 || !(temperature > 0)) return;
+    for (auto& q : d.questions) apply_temperature(q, temperature);
+    if (!d.raw.is_object() || !d.raw.contains("diagnostics") || !d.raw["diagnostics"].is_object())
+        return;
+    nlohmann::json& diag = d.raw["diagnostics"];
+    diag["temperature"] = temperature;
+    if (!diag.contains("questions") || !diag["questions"].is_object()) return;
+    for (const auto& q : d.questions) {
+        auto it = diag["questions"].find(q.id);
+        if (it == diag["questions"].end() || !it->is_object()) continue;
+        if (!q.per_read.empty()) {
+            nlohmann::json entropies = nlohmann::json::array();
+            for (const auto& p : q.per_read) entropies.push_back(entropy_nats(p));
+            (*it)["entropy"] = entropies;
+        } else {
+            it->erase("entropy");  // the reads' own are not in the reply: none is better than old
+        }
+        if (q.stderr_labels.empty())
+            it->erase("label_stderr");
+        else
+            (*it)["label_stderr"] = q.stderr_labels;
+    }
 }
 
 bool needs_more_reads(const std::vector<double>& first_read_entropies, double threshold,

@@ -41,3 +41,13 @@ if(TARGET core_tst_reports)
   set_tests_properties(core_tst_reports PROPERTIES TIMEOUT 1800
                        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=1200000")
 endif()
+
+# dgem's command line run as the real binary (template, version, decide's table, -f json,
+# --schema/--state, --temperature, the global flags); a loopback cpp-httplib server records
+# what dgem sends, a fake gcloud on PATH what it is asked.
+if(TARGET core_tst_cli)
+  target_link_libraries(core_tst_cli PRIVATE PkgConfig::HTTPLIB)
+  add_dependencies(core_tst_cli dgem)
+  set_tests_properties(core_tst_cli PROPERTIES TIMEOUT 1800
+                       ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=1200000")
+endif()

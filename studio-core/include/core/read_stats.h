@@ -37,6 +37,18 @@ Hesitation hesitation_class(double hesitation);  // Clear < 0.16 <= Somewhat uns
 // hesitation, stderr (n > 1), agreement, label_mass (mean) and argmax_is_label (every read).
 QuestionOutcome aggregate_reads(const Question& question, const std::vector<SlotRead>& reads);
 
+// Post-hoc temperature (dgem's --temperature T): every read's label log-probabilities are
+// divided by T before the softmax, and the mean, winner, confidence, entropy, hesitation,
+// agreement and error bars are computed again from those reads (T > 1 flattens, T < 1
+// sharpens; T == 1 changes nothing). The reads' label log-probabilities are recovered from
+// per_read (ln p differs from them by a constant per read, which the softmax cancels). Without
+// per_read (a server's multi-read reply gives only the mean) the mean is rescaled and the error
+// bars, which cannot be recomputed, are dropped. label_mass and argmax_is_label are kept.
+// The Decision form also updates raw["diagnostics"] (per question entropy and label_stderr)
+// and records "temperature" there. T must be finite and > 0 (the caller validates).
+void apply_temperature(QuestionOutcome& outcome, double temperature);
+void apply_temperature(Decision& decision, double temperature);
+
 // The "auto" samples policy: after one read, more reads are needed when the largest first-read
 // label entropy (nats) exceeds the threshold and auto_max allows more than one read.
 bool needs_more_reads(const std::vector<double>& first_read_entropies, double threshold,
