@@ -173,11 +173,7 @@ int run_decide(const cli::Args& args) {
     }
     const bool stats = args.has("stats");
     if (format == "json") {
-        nlohmann::json diagnostics = d.raw.is_object() && d.raw.contains("diagnostics")
-                                         ? d.raw["diagnostics"]
-                                         : core::diagnostics_json(d);
-        std::cout << nlohmann::json{{"answers", answers}, {"diagnostics", diagnostics}}.dump(2)
-                  << "\n";
+        std::cout << core::decision_output_json(d).dump(2) << "\n";
         if (stats) print_stats(d, std::cerr);  // stdout stays one JSON document
     } else {
         print_table(d, std::cout);

@@ -286,6 +286,13 @@ nlohmann::json decision_json(const Decision& d, AnswerForm form) {
     return {{"answers", answers_json(d, form)}, {"diagnostics", diagnostics_json(d)}};
 }
 
+nlohmann::json decision_output_json(const Decision& d) {
+    nlohmann::json diagnostics = d.raw.is_object() && d.raw.contains("diagnostics")
+                                     ? d.raw["diagnostics"]
+                                     : diagnostics_json(d);
+    return {{"answers", answers_json(d, AnswerForm::Chat)}, {"diagnostics", diagnostics}};
+}
+
 namespace {
 
 double number_or(const nlohmann::json& j, const char* key, double fallback) {

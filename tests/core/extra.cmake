@@ -20,6 +20,20 @@ add_test(NAME core_node_openai
 # Two 4-token generations on the tiny model: minutes each on a loaded 2-core machine.
 set_tests_properties(core_node_openai PROPERTIES TIMEOUT 1800)
 
+# The official MCP SDK's client (@modelcontextprotocol/sdk, from the same lock file) driving the
+# real `dgem mcp --local` over stdio: tools listed and called, an unknown tool, bad arguments and
+# malformed lines. Decisions on the tiny model: seconds each, minutes on a loaded machine.
+add_test(NAME core_node_mcp
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/node/run_mcp_test.sh $<TARGET_FILE:dgem>
+                 ${CMAKE_BINARY_DIR} ${DS_TINY_MODEL_DIR})
+set_tests_properties(core_node_mcp PROPERTIES TIMEOUT 1800)
+
+# dgem mcp's protocol unit on the tiny model.
+if(TARGET core_tst_mcp)
+  set_tests_properties(core_tst_mcp PROPERTIES TIMEOUT 1800
+                       ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=1200000")
+endif()
+
 # The fuzz test talks to its in-process server with cpp-httplib's client.
 if(TARGET core_tst_server_fuzz)
   target_link_libraries(core_tst_server_fuzz PRIVATE PkgConfig::HTTPLIB)

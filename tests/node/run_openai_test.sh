@@ -1,16 +1,12 @@
 #!/usr/bin/env bash
 # Runs openai_client.mjs (the official openai npm package) against a real `dgem serve`.
 # Usage: run_openai_test.sh DGEM_BINARY BUILD_DIR MODEL_DIR. Installs the client from the committed
-# lock file into BUILD_DIR/node-tests (idempotent: npm ci only when it is missing or stale).
+# lock file into BUILD_DIR/node-tests (install_node_modules.sh: once, under a lock).
 set -euo pipefail
 dgem="$1"; build="$2"; model="$3"
 here="$(cd "$(dirname "$0")" && pwd)"
 work="$build/node-tests"
-mkdir -p "$work"
-if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" || [ ! -d "$work/node_modules/openai" ]; then
-  cp "$here/package.json" "$here/package-lock.json" "$work/"
-  (cd "$work" && npm ci --no-audit --no-fund --loglevel=error)
-fi
+bash "$here/install_node_modules.sh" "$work"
 cp "$here/openai_client.mjs" "$work/"
 
 log="$(mktemp)"

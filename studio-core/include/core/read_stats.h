@@ -68,6 +68,11 @@ nlohmann::json diagnostics_json(const Decision& decision);
 // {"answers": ..., "diagnostics": ...} as the structured server's chat content carries it.
 nlohmann::json decision_json(const Decision& decision, AnswerForm form);
 
+// What `dgem decide --json` prints and `dgem mcp`'s decision results carry: {"answers" (chat
+// form), "diagnostics"}, the diagnostics being the server's own when the decision came from one
+// (decision.raw["diagnostics"]), else diagnostics_json.
+nlohmann::json decision_output_json(const Decision& decision);
+
 // Reads a server's answers and diagnostics back into a Decision. `body` holds "answers" and
 // optionally "diagnostics" (the parsed chat content, or a /v1/systemone reply). The schema gives
 // each question's labels and alternatives; a question answered null (skipped) is left out.

@@ -1,0 +1,159 @@
+// dgem mcp: a Model Context Protocol server on stdin/stdout for agents. The protocol lives in
+// core/mcp_server.h; this command only pumps lines: stdin is split into messages, each handled
+// on a small pool of threads (ping and tools/list answer while a decision runs), replies written
+// whole, one per line. Logs go to stderr, and so does anything else that writes to stdout.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "backend_factory.h"
+#include "cli.h"
+#include "core/mcp_server.h"
+
+namespace {
+
+constexpr int kWorkers = 4;
+
+bool write_all(int fd, const std::string& text) {
+    size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<size_t>(n);
+    }
+    return true;
+}
+
+int run_mcp(const cli::Args& args) {
+    std::filesystem::path policies;
+    if (auto dir = args.find("policies")) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(*dir, ec))
+            return cli::fail_bad_input("--policies " + *dir +
+                                       ": not a folder; expected a folder of .json.tmpl policies");
+        policies = *dir;
+    }
+
+    // The protocol gets its own copy of stdout; fd 1 becomes stderr, so a stray print anywhere
+    // in the process cannot corrupt the message stream.
+    std::cout.flush();
+    std::fflush(stdout);
+    const int out_fd = ::dup(STDOUT_FILENO);
+    if (out_fd < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+        return cli::fail(engine::engine_error("dgem mcp: cannot set up stdout"));
+    ::signal(SIGPIPE, SIG_IGN);  // a client that went away ends us through stdin's EOF
+
+    std::mutex out_mutex;
+    bool out_broken = false;
+    auto send = [&](const std::string& line) {
+        std::lock_guard lock(out_mutex);
+        if (!out_broken && !write_all(out_fd, line + "\n")) out_broken = true;
+    };
+    std::mutex log_mutex;
+    auto log = [&](const std::string& line) {
+        std::lock_guard lock(log_mutex);
+        std::cerr << "dgem mcp: " << line << std::endl;
+    };
+
+    core::mcp::ServerOptions options;
+    options.version = DS_VERSION;
+    options.policies_dir = policies;
+    options.send = send;
+    options.log = log;
+    core::mcp::Server server(options, [args]() -> engine::Result<std::shared_ptr<core::Backend>> {
+        auto backend = dgem::make_backend(args);
+        if (!backend) return backend.error();
+        return std::shared_ptr<core::Backend>(std::move(backend.value()));
+    });
+
+    // The backend (a model to load, a server to probe) is made while the client initialises.
+    std::thread warm([&server] { server.warm_up(); });
+
+    std::mutex queue_mutex;
+    std::condition_variable queue_cv;
+    std::deque<std::string> queue;
+    bool input_done = false;
+    std::vector<std::thread> workers;
+    for (int i = 0; i < kWorkers; ++i) {
+        workers.emplace_back([&] {
+            for (;;) {
+                std::string line;
+                {
+                    std::unique_lock lock(queue_mutex);
+                    queue_cv.wait(lock, [&] { return input_done || !queue.empty(); });
+                    if (queue.empty()) return;
+                    line = std::move(queue.front());
+                    queue.pop_front();
+                }
+                if (auto reply = server.handle_line(line)) send(*reply);
+            }
+        });
+    }
+
+    log("serving MCP on stdin/stdout (dgem " DS_VERSION ")");
+    core::mcp::LineSplitter splitter;
+    std::vector<char> buffer(1 << 16);
+    bool eof = false;
+    while (!eof) {
+        const ssize_t n = ::read(STDIN_FILENO, buffer.data(), buffer.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            splitter.finish();
+            eof = true;
+        } else {
+            splitter.feed(std::string_view(buffer.data(), static_cast<size_t>(n)));
+        }
+        while (auto line = splitter.next()) {
+            if (line->oversized) {
+                send(server.oversized_line_reply(line->oversized));
+                continue;
+            }
+            {
+                std::lock_guard lock(queue_mutex);
+                queue.push_back(std::move(line->text));
+            }
+            queue_cv.notify_one();
+        }
+    }
+    // End of input: answer what was asked, then stop.
+    {
+        std::lock_guard lock(queue_mutex);
+        input_done = true;
+    }
+    queue_cv.notify_all();
+    for (auto& w : workers) w.join();
+    warm.join();
+    ::close(out_fd);
+    return cli::kExitOk;
+}
+
+}  // namespace
+
+DGEM_COMMAND(mcp) {
+    auto options = dgem::endpoint_options();
+    options.push_back(
+        {"policies", 0, "DIR", "a folder of your .json.tmpl policies, listed next to the shipped"});
+    return cli::CommandSpec{
+        "mcp",
+        "a Model Context Protocol server on stdin/stdout, for agents",
+        "dgem mcp (--local [--model DIR] | -u URL [-m MODEL] [-k TOKEN] ...) [--policies DIR]",
+        "Serves MCP (JSON-RPC 2.0, one message per line) on stdin/stdout; logs go to stderr.\n"
+        "Tools: list_policy_templates, decide_policy {template, variables, samples, seed},\n"
+        "decide_custom_questions {context, questions: [{id, type: boolean|choice|score,\n"
+        "question, options}], instructions, samples, seed} and get_health. Decisions run on\n"
+        "the backend the flags choose, as for 'dgem decide'; it is made at start, in the\n"
+        "background. A decision's result text is what 'dgem decide --json' prints. Add to an\n"
+        "MCP client as: {\"command\": \"dgem\", \"args\": [\"mcp\", \"--local\"]}.",
+        options,
+        run_mcp};
+}

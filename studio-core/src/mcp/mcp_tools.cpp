@@ -1,0 +1,456 @@
+// dgem mcp's four tools: list_policy_templates, decide_policy, decide_custom_questions and
+// get_health. Policies render and validate exactly as for `dgem decide`; custom questions become
+// a schema object that core::parse_schema validates like any policy's.
+#include "mcp/mcp_tools.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/policy.h"
+#include "core/read_stats.h"
+#include "core/schema.h"
+#include "core/template.h"
+
+namespace core::mcp {
+namespace {
+
+using nlohmann::json;
+using ojson = nlohmann::ordered_json;
+
+constexpr std::uint64_t kDefaultSeed = 42;       // dgem decide's default
+constexpr double kMaxSeed = 9007199254740991.0;  // 2^53 - 1: every client's numbers hold it
+
+json samples_property() {
+    return {{"type", "integer"},
+            {"minimum", 1},
+            {"maximum", kMaxSamples},
+            {"description",
+             "Reads per question, 1 to 32; several reads give each answer an error bar and an "
+             "agreement. Default: the policy's own setting (usually auto: one read, more when "
+             "the first hesitates)."}};
+}
+
+json seed_property() {
+    return {{"type", "integer"},
+            {"minimum", 0},
+            {"maximum", kMaxSeed},
+            {"description",
+             "Noise seed; the same request and seed give the same answers. "
+             "Default 42."}};
+}
+
+json make_tool_list() {
+    const std::string result_note =
+        " The result's text is the decision as `dgem decide --json` prints it: \"answers\" "
+        "(per question id: label, confidence, probabilities of every option, and noul, "
+        "choice or score) and \"diagnostics\" (entropy, samples, timings); a second text "
+        "block sums up each answer with its hesitation (Clear, Somewhat unsure, Very unsure).";
+    json list = json::array();
+    list.push_back(
+        {{"name", "list_policy_templates"},
+         {"title", "List decision policies"},
+         {"description",
+          "Lists the decision policies decide_policy can run: the ones shipped with dgem and "
+          "the user's (the server's --policies folder). Each comes with its name, origin "
+          "(shipped or user), path, a description, the variables its template reads, sample "
+          "variable values and its questions (id, type, question, alternatives)."},
+         {"inputSchema",
+          {{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}}}});
+    list.push_back(
+        {{"name", "decide_policy"},
+         {"title", "Decide with a policy"},
+         {"description",
+          "Renders a decision policy template with the given variables and makes its "
+          "structured decision in one pass of the diffusion model: one answer per question "
+          "of the policy, each with the probability of every alternative." +
+              result_note},
+         {"inputSchema",
+          {{"type", "object"},
+           {"properties",
+            {{"template",
+              {{"type", "string"},
+               {"minLength", 1},
+               {"description",
+                "A policy name from list_policy_templates (e.g. support_triage) or the path "
+                "of a .json.tmpl policy file."}}},
+             {"variables",
+              {{"type", "object"},
+               {"additionalProperties", {{"type", "string"}}},
+               {"description",
+                "The template's variables, name to value, all strings as with `dgem decide "
+                "-v name=value` (\"true\"/\"false\" become booleans, JSON arrays and objects "
+                "written as text become JSON). Variables left out take the template's "
+                "defaults."}}},
+             {"samples", samples_property()},
+             {"seed", seed_property()}}},
+           {"required", {"template"}},
+           {"additionalProperties", false}}}});
+    list.push_back(
+        {{"name", "decide_custom_questions"},
+         {"title", "Decide custom questions"},
+         {"description",
+          "Answers your own questions about a context in one pass of the diffusion model: "
+          "yes/no (boolean), one of several options (choice) or a level on an ordered scale "
+          "(score), each answer with the probability of every alternative." +
+              result_note},
+         {"inputSchema",
+          {{"type", "object"},
+           {"properties",
+            {{"context",
+              {{"type", "string"},
+               {"minLength", 1},
+               {"description",
+                "The text the questions are about (a ticket, a diff, a log, "
+                "a message...), shown to the model as it is."}}},
+             {"questions",
+              {{"type", "array"},
+               {"minItems", 1},
+               {"maxItems", 64},
+               {"description", "The questions, each answered in the same pass."},
+               {"items",
+                {{"type", "object"},
+                 {"properties",
+                  {{"id",
+                    {{"type", "string"},
+                     {"minLength", 1},
+                     {"description",
+                      "The answer's key: letters, digits, _ or -, unique in the request."}}},
+                   {"type",
+                    {{"type", "string"},
+                     {"enum", {"boolean", "choice", "score"}},
+                     {"description",
+                      "boolean: yes or no; choice: one of options; score: one of options "
+                      "read as an ordered scale, lowest first."}}},
+                   {"question",
+                    {{"type", "string"},
+                     {"minLength", 1},
+                     {"description", "What to decide, as one question."}}},
+                   {"options",
+                    {{"type", "array"},
+                     {"maxItems", kMaxAlternatives},
+                     {"items", {{"type", "string"}, {"minLength", 1}}},
+                     {"description",
+                      "choice: the option names (2 to 26); score: the levels, lowest first "
+                      "(2 to 26; default 1 to 5); not used by boolean questions."}}}}},
+                 {"required", {"id", "type", "question"}},
+                 {"additionalProperties", false}}}}},
+             {"instructions",
+              {{"type", "string"},
+               {"description",
+                "Optional: who decides and how (the schema's instructions), e.g. \"You "
+                "triage support tickets.\""}}},
+             {"samples", samples_property()},
+             {"seed", seed_property()}}},
+           {"required", {"context", "questions"}},
+           {"additionalProperties", false}}}});
+    list.push_back(
+        {{"name", "get_health"},
+         {"title", "Backend health"},
+         {"description",
+          "Whether the decision backend this server runs on (the local engine or a server) "
+          "is up and ready, and what it is: kind, server, version, model and device."},
+         {"inputSchema",
+          {{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}}}});
+    return list;
+}
+
+std::string dump_text(const json& j) {
+    return j.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
+json text_block(const std::string& text) {
+    return {{"type", "text"}, {"text", text}};
+}
+
+json tool_success(const json& value) {
+    return {{"content", json::array({text_block(dump_text(value))})},
+            {"structuredContent", value},
+            {"isError", false}};
+}
+
+std::string fixed(double v, int digits) {
+    std::ostringstream out;
+    out.setf(std::ios::fixed);
+    out.precision(digits);
+    out << v;
+    return out.str();
+}
+
+std::string failure_text(const Error& e) {
+    switch (e.kind) {
+        case engine::ErrorKind::BadInput:
+            return e.message;
+        case engine::ErrorKind::Remote:
+            return "the server failed: " + e.message;
+        case engine::ErrorKind::Engine:
+            return "the engine failed: " + e.message;
+        case engine::ErrorKind::Cancelled:
+            return "cancelled";
+    }
+    return e.message;
+}
+
+// --- policies -----------------------------------------------------------------------------
+
+// The first line of a template's leading {{/* comment */}}, or "".
+std::string leading_comment_line(const std::string& source) {
+    size_t p = source.find_first_not_of(" \t\r\n");
+    if (p == std::string::npos || source.compare(p, 2, "{{") != 0) return {};
+    p += 2;
+    if (p < source.size() && source[p] == '-') ++p;
+    while (p < source.size() && (source[p] == ' ' || source[p] == '\t')) ++p;
+    if (source.compare(p, 2, "/*") != 0) return {};
+    const size_t end = source.find("*/", p + 2);
+    if (end == std::string::npos) return {};
+    std::istringstream lines(source.substr(p + 2, end - p - 2));
+    std::string line;
+    while (std::getline(lines, line)) {
+        const size_t b = line.find_first_not_of(" \t\r");
+        if (b == std::string::npos) continue;
+        return line.substr(b, line.find_last_not_of(" \t\r") - b + 1);
+    }
+    return {};
+}
+
+json question_summary(const Question& q) {
+    return {{"id", q.id},
+            {"type", std::string(to_string(q.type))},
+            {"question", q.instructions},
+            {"alternatives", q.alternatives()}};
+}
+
+json policy_entry(const PolicyFile& policy, const std::string& origin) {
+    json entry = {{"name", policy.name},
+                  {"origin", origin},
+                  {"path", policy.path.string()},
+                  {"description", leading_comment_line(policy.source)}};
+    auto variables = template_variables(policy.source, policy.path.string());
+    entry["variables"] = variables ? json(*variables) : json::array();
+    entry["sample_variables"] = policy.sample_variables;
+    json questions = json::array();
+    std::string problem = variables ? "" : variables.error().message;
+    if (variables) {
+        auto rendered = render_policy(policy, variables_from_json(policy.sample_variables));
+        if (rendered) {
+            auto schema = parse_schema(rendered->schema, policy.path.string());
+            if (schema) {
+                for (const auto& q : schema->questions) questions.push_back(question_summary(q));
+                if (entry["description"].get<std::string>().empty())
+                    entry["description"] = schema->instructions.substr(0, 240);
+            } else {
+                problem = schema.error().message;
+            }
+        } else {
+            problem = rendered.error().message;
+        }
+    }
+    entry["questions"] = questions;
+    if (!problem.empty()) entry["problem"] = problem;
+    return entry;
+}
+
+json list_policies(const ToolEnvironment& env) {
+    json policies = json::array();
+    json problems = json::array();
+    for (const auto& p : shipped_policies()) policies.push_back(policy_entry(p, "shipped"));
+    if (!env.options->policies_dir.empty()) {
+        auto folder = load_policy_folder(env.options->policies_dir);
+        if (!folder) {
+            problems.push_back(folder.error().message);
+        } else {
+            for (const auto& p : folder->policies) policies.push_back(policy_entry(p, "user"));
+            for (const auto& e : folder->problems) problems.push_back(e.message);
+        }
+    }
+    return {{"policies", policies}, {"problems", problems}};
+}
+
+Result<PolicyFile> find_policy(const std::string& name, const ToolEnvironment& env) {
+    const bool plain_name = !name.empty() && name.find_first_of("/\\") == std::string::npos &&
+                            name.find(".tmpl") == std::string::npos && name[0] != ':';
+    if (plain_name) {
+        if (auto p = shipped_policy(name)) return std::move(*p);
+    }
+    std::string user_names;
+    if (!env.options->policies_dir.empty()) {
+        if (auto folder = load_policy_folder(env.options->policies_dir)) {
+            for (auto& p : folder->policies) {
+                if (plain_name && p.name == name) return std::move(p);
+                user_names += (user_names.empty() ? "" : ", ") + p.name;
+            }
+        }
+    }
+    std::error_code ec;
+    if ((!name.empty() && name[0] == ':') || std::filesystem::exists(name, ec))
+        return load_policy_file(name);  // its errors name the file and what is wrong
+    std::string shipped_names;
+    for (const auto& p : shipped_policies())
+        shipped_names += (shipped_names.empty() ? "" : ", ") + p.name;
+    std::string accepted = "a shipped policy (" + shipped_names + ")";
+    if (!env.options->policies_dir.empty())
+        accepted += ", one of " + env.options->policies_dir.string() + "'s (" +
+                    (user_names.empty() ? "none" : user_names) + ")";
+    return engine::bad_input("template: no policy '" + name + "'; accepted: " + accepted +
+                             ", or the path of a .json.tmpl file (see list_policy_templates)");
+}
+
+// --- decisions -------------------------------------------------------------------------------
+
+std::uint64_t seed_argument(const json& arguments) {
+    auto it = arguments.find("seed");
+    if (it == arguments.end()) return kDefaultSeed;
+    if (it->is_number_unsigned()) return it->get<std::uint64_t>();
+    return static_cast<std::uint64_t>(std::llround(it->get<double>()));
+}
+
+void apply_samples(const json& arguments, Schema& schema) {
+    auto it = arguments.find("samples");
+    if (it == arguments.end()) return;
+    schema.samples.automatic = false;
+    schema.samples.count = static_cast<int>(std::lround(it->get<double>()));
+}
+
+std::string summary(const Decision& d) {
+    std::string out;
+    for (const auto& q : d.questions) {
+        const bool has_winner = q.winner >= 0 && q.winner < static_cast<int>(q.labels.size());
+        std::string answer = has_winner ? q.labels[q.winner] : "?";
+        if (q.type != QuestionType::Noul && has_winner &&
+            q.winner < static_cast<int>(q.alternatives.size()))
+            answer = q.alternatives[q.winner] + " (" + answer + ")";
+        out += q.id + " (" + std::string(to_string(q.type)) + "): " + answer + ", p " +
+               fixed(q.confidence, 3) + ", hesitation " + fixed(100 * q.hesitation, 0) + "% (" +
+               std::string(to_string(q.hesitation_class())) + ")";
+        if (q.stderr_winner) out += ", stderr " + fixed(*q.stderr_winner, 3);
+        out += "\n";
+    }
+    return out;
+}
+
+json decision_result(const Decision& d) {
+    json output = decision_output_json(d);
+    json structured = output;
+    json hesitation = json::object();
+    for (const auto& q : d.questions)
+        hesitation[q.id] = {{"value", q.hesitation},
+                            {"class", std::string(to_string(q.hesitation_class()))}};
+    structured["hesitation"] = hesitation;
+    return {{"content", json::array({text_block(dump_text(output)), text_block(summary(d))})},
+            {"structuredContent", structured},
+            {"isError", false}};
+}
+
+json decide(DecideRequest request, ToolEnvironment& env) {
+    std::optional<Decision> decision;
+    auto ran = env.with_backend([&](Backend& backend) -> Result<void> {
+        auto d = backend.decide(request, env.progress, env.cancel);
+        if (!d) return d.error();
+        decision = std::move(*d);
+        return {};
+    });
+    if (!ran) return tool_error(failure_text(ran.error()));
+    return decision_result(*decision);
+}
+
+json decide_policy(const json& arguments, ToolEnvironment& env) {
+    const std::string name = arguments["template"].get<std::string>();
+    auto policy = find_policy(name, env);
+    if (!policy) return tool_error(policy.error().message);
+    std::map<std::string, std::string> variables;
+    if (auto v = arguments.find("variables"); v != arguments.end())
+        for (auto it = v->begin(); it != v->end(); ++it)
+            variables[it.key()] = it.value().get<std::string>();
+    auto rendered = render_policy(*policy, variables);
+    if (!rendered) return tool_error(rendered.error().message);
+    auto schema = parse_schema(rendered->schema, policy->path.string());
+    if (!schema) return tool_error(schema.error().message);
+    DecideRequest request;
+    request.schema = std::move(*schema);
+    request.state = rendered->state;
+    request.seed = seed_argument(arguments);
+    apply_samples(arguments, request.schema);
+    return decide(std::move(request), env);
+}
+
+json decide_custom_questions(const json& arguments, ToolEnvironment& env) {
+    // dgem's tool arguments as a schema object, so parse_schema's rules all apply.
+    ojson questions = ojson::array();
+    for (const auto& q : arguments["questions"]) {
+        const std::string type = q["type"].get<std::string>();
+        ojson question = ojson::object();
+        question["id"] = q["id"].get<std::string>();
+        question["type"] = type;
+        question["instructions"] = q["question"].get<std::string>();
+        if (auto o = q.find("options"); o != q.end()) {
+            ojson options = ojson::array();
+            for (const auto& name : *o) options.push_back(name.get<std::string>());
+            if (type == "choice") {
+                ojson named = ojson::array();
+                for (const auto& n : options) named.push_back({{"name", n}});
+                question["options"] = std::move(named);
+            } else if (type == "score") {
+                question["levels"] = std::move(options);
+            }
+        }
+        questions.push_back(std::move(question));
+    }
+    ojson schema_json = ojson::object();
+    schema_json["instructions"] = arguments.value("instructions", std::string());
+    schema_json["questions"] = std::move(questions);
+    auto schema = parse_schema(schema_json, "decide_custom_questions");
+    if (!schema) return tool_error(schema.error().message);
+    DecideRequest request;
+    request.schema = std::move(*schema);
+    request.state = arguments["context"].get<std::string>();
+    request.seed = seed_argument(arguments);
+    apply_samples(arguments, request.schema);
+    return decide(std::move(request), env);
+}
+
+json get_health(ToolEnvironment& env) {
+    json out;
+    auto ran = env.with_backend([&](Backend& backend) -> Result<void> {
+        auto info = backend.health(env.cancel);
+        if (!info) return info.error();
+        out = {{"ready", info->ready},   {"backend", backend.describe()}, {"kind", info->kind},
+               {"server", info->server}, {"version", info->version},      {"model", info->model},
+               {"device", info->device}, {"details", info->raw}};
+        return {};
+    });
+    if (!ran) return tool_error(failure_text(ran.error()));
+    return tool_success(out);
+}
+
+}  // namespace
+
+const json& tool_list() {
+    static const json list = make_tool_list();
+    return list;
+}
+
+const json* find_tool(const std::string& name) {
+    for (const auto& tool : tool_list())
+        if (tool["name"] == name) return &tool;
+    return nullptr;
+}
+
+std::string tool_names() {
+    std::string names;
+    for (const auto& tool : tool_list())
+        names += (names.empty() ? "" : ", ") + tool["name"].get<std::string>();
+    return names;
+}
+
+json tool_error(const std::string& message) {
+    return {{"content", json::array({text_block(message)})}, {"isError", true}};
+}
+
+json call_tool(const std::string& name, const json& arguments, ToolEnvironment& env) {
+    if (name == "list_policy_templates") return tool_success(list_policies(env));
+    if (name == "decide_policy") return decide_policy(arguments, env);
+    if (name == "decide_custom_questions") return decide_custom_questions(arguments, env);
+    if (name == "get_health") return get_health(env);
+    return tool_error("unknown tool '" + name + "'; the tools are: " + tool_names());
+}
+
+}  // namespace core::mcp
