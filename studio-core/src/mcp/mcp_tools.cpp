@@ -313,6 +313,10 @@ void apply_samples(const json& arguments, Schema& schema) {
 std::string summary(const Decision& d) {
     std::string out;
     for (const auto& q : d.questions) {
+        if (q.mean.empty()) {  // not read: a staged read skipped it (its ask_if was unmet)
+            out += q.id + " (" + std::string(to_string(q.type)) + "): skipped, not asked\n";
+            continue;
+        }
         const bool has_winner = q.winner >= 0 && q.winner < static_cast<int>(q.labels.size());
         std::string answer = has_winner ? q.labels[q.winner] : "?";
         if (q.type != QuestionType::Noul && has_winner &&
@@ -332,8 +336,9 @@ json decision_result(const Decision& d) {
     json structured = output;
     json hesitation = json::object();
     for (const auto& q : d.questions)
-        hesitation[q.id] = {{"value", q.hesitation},
-                            {"class", std::string(to_string(q.hesitation_class()))}};
+        if (!q.mean.empty())
+            hesitation[q.id] = {{"value", q.hesitation},
+                                {"class", std::string(to_string(q.hesitation_class()))}};
     structured["hesitation"] = hesitation;
     return {{"content", json::array({text_block(dump_text(output)), text_block(summary(d))})},
             {"structuredContent", structured},
