@@ -7,12 +7,29 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import {
   EmptyResultSchema, ErrorCode, LATEST_PROTOCOL_VERSION, McpError,
 } from "@modelcontextprotocol/sdk/types.js";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import assert from "node:assert/strict";
 
 const [dgem, model] = process.argv.slice(2);
-const serverArgs = ["mcp", "--local", "--model", model, "--threads", "2"];
+// A user policy folder for --policies.
+const policies = mkdtempSync(join(tmpdir(), "dgem-mcp-policies-"));
+process.on("exit", () => rmSync(policies, { recursive: true, force: true }));
+writeFileSync(join(policies, "door_check.json.tmpl"), `{{/* Door check: is the door safe to open. */}}
+{"schema": {"instructions": "You check doors.",
+  "questions": [{"id": "open", "type": "noul", "instructions": "Open the {{ .door }} door?"}]},
+ "state": {"note": {{ toJson .note }}}}
+`);
+const serverArgs = ["mcp", "--local", "--model", model, "--threads", "2", "--policies", policies];
+
+// A --policies that is not a folder: exit 2 before serving, naming the flag.
+const refused = spawnSync(dgem, ["mcp", "--local", "--policies", join(policies, "missing")],
+  { input: "", encoding: "utf8" });
+assert.equal(refused.status, 2, refused.stderr);
+assert.match(refused.stderr, /--policies .*not a folder/);
 // A decision on the tiny model takes seconds, more on a loaded machine.
 const slow = { timeout: 900000 };
 
@@ -82,12 +99,17 @@ check("tools/list", () => {
 const listed = await client.callTool({ name: "list_policy_templates", arguments: {} });
 check("list_policy_templates", () => {
   assert.equal(listed.isError, false);
-  const { policies } = JSON.parse(listed.content[0].text);
-  const triage = policies.find((p) => p.name === "support_triage");
+  const listedPolicies = JSON.parse(listed.content[0].text).policies;
+  const triage = listedPolicies.find((p) => p.name === "support_triage");
   assert.ok(triage, "support_triage is listed");
   assert.equal(triage.origin, "shipped");
   assert.ok(triage.variables.includes("ticket"));
   assert.deepEqual(triage.questions.map((q) => q.id), ["urgent", "team", "sentiment"]);
+  const door = listedPolicies.find((p) => p.name === "door_check");
+  assert.ok(door, "the --policies folder's policy is listed");
+  assert.equal(door.origin, "user");
+  assert.deepEqual(door.variables, ["door", "note"]);
+  assert.equal(door.description, "Door check: is the door safe to open.");
 });
 
 // 3. decide_policy on a shipped policy.
@@ -102,6 +124,12 @@ check("decide_policy", () => {
   });
   assert.equal(output.diagnostics.samples.n, 2);
 });
+
+// ... and on the user's policy, by name.
+const userResult = await client.callTool({
+  name: "decide_policy", arguments: { template: "door_check", variables: { door: "red", note: "hot" } },
+}, undefined, slow);
+check("decide_policy (user policy)", () => { decisionOf(userResult, { open: ["yes", "no"] }); });
 
 // 4. decide_custom_questions, dgem's tool arguments.
 const custom = await client.callTool({
