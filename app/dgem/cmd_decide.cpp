@@ -173,7 +173,10 @@ int run_decide(const cli::Args& args) {
     }
     const bool stats = args.has("stats");
     if (format == "json") {
-        std::cout << core::decision_output_json(d).dump(2) << "\n";
+        nlohmann::json out = core::decision_output_json(d);
+        // Recorded whether the diagnostics are a server's (patched) or made here.
+        if (*temperature) out["diagnostics"]["temperature"] = **temperature;
+        std::cout << out.dump(2) << "\n";
         if (stats) print_stats(d, std::cerr);  // stdout stays one JSON document
     } else {
         print_table(d, std::cout);

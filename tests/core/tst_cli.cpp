@@ -2,6 +2,10 @@
 // version, decide's table and -f json, --schema/--state, --temperature, --layout, and the global
 // --http-retries, --config, --vertex-url, --iap-client-id and gcp_auth from a config file (a fake
 // gcloud on PATH, a loopback server that records what it is sent).
+// The engine headers first: they name a member "slots", which Qt defines as a keyword macro.
+#include "core/decision_server.h"
+#include "core/local_backend.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -361,6 +365,37 @@ class TestCli : public QObject {
                 QVERIFY(e2[k].get<double>() > e1[k].get<double>());
         }
         QCOMPARE(b["diagnostics"]["temperature"].get<double>(), 2.0);
+
+        // Through a server the same: post-hoc on this side of the wire (one read, so the
+        // server's reply holds the read's own distribution).
+        engine::EngineOptions eo;
+        eo.model_dir = DS_TINY_MODEL_DIR;
+        eo.device = engine::Device::Cpu;
+        auto backend = core::LocalBackend::open(eo);
+        QVERIFY2(backend.ok(), backend.ok() ? "" : backend.error().message.c_str());
+        std::shared_ptr<core::LocalBackend> engine_backend(std::move(backend.value()));
+        core::ServerOptions so;
+        so.port = 0;
+        core::DecisionServer server(engine_backend, so, &engine_backend->engine());
+        QVERIFY(server.start().ok());
+        const QString url = QStringLiteral("http://127.0.0.1:%1/v1").arg(server.port());
+        const QStringList one{
+            "-t",   kPolicy,         "-v", "ticket=I was charged twice", "--samples", "1", "-f",
+            "json", "--temperature", "2"};
+        const Run viaLocal = dgem(QStringList{"decide"} + local() + one);
+        const Run viaServer = dgem(QStringList{"decide", "-u", url, "--protocol", "chat"} + one);
+        QVERIFY2(viaLocal.code == 0 && viaServer.code == 0, qPrintable(viaServer.err));
+        const json here = json::parse(viaLocal.out.toStdString())["answers"];
+        const json served = json::parse(viaServer.out.toStdString())["answers"];
+        for (const char* id : {"urgent", "team", "sentiment"})
+            for (const auto& [name, p] : here[id]["probabilities"].items())
+                QVERIFY2(std::abs(p.get<double>() -
+                                  served[id]["probabilities"][name].get<double>()) < 1e-6,
+                         qPrintable(QString("%1 %2").arg(id, QString::fromStdString(name))));
+        QCOMPARE(
+            json::parse(viaServer.out.toStdString())["diagnostics"]["temperature"].get<double>(),
+            2.0);
+        server.stop();
         const Run same =
             dgem(QStringList{"decide"} + local() + policy + QStringList{"--temperature", "1"});
         QVERIFY(json::parse(same.out.toStdString())["answers"] == a["answers"]);
