@@ -33,14 +33,19 @@ namespace {
 // The gcloud token a remote call needs, if any (null: none). Vertex AI takes an access token;
 // anything else an identity token, for the IAP audience when one is set. --gcp-auth (flag or
 // DGEM_GCP_AUTH) and --iap-client-id mint for any URL; gcp_auth in a config file only for Google
-// hosts (*.run.app, Vertex AI), so a Google token never goes to another server.
+// hosts (*.run.app, Vertex AI), so a Google token never goes to another server. A --vertex-url
+// endpoint always takes an access token (Vertex AI accepts nothing else).
 std::shared_ptr<core::TokenSource> gcloud_source(const core::ClientConfig& config,
                                                  const std::string& url, std::string& why) {
     const bool vertex = core::is_vertex_url(url);
     const std::string& audience = config.iap_client_id.value;
     const bool google_host = vertex || core::is_cloud_run_url(url);
+    const bool from_vertex_url = config.vertex_url.is_set() && !config.vertex_url.value.empty() &&
+                                 config.url.source.find("(vertex_url)") != std::string::npos;
     if (config.gcp_auth_enabled() && !config.gcp_auth_from_file())
         why = config.gcp_auth.source;
+    else if (from_vertex_url && vertex)
+        why = config.vertex_url.source;
     else if (!audience.empty() && !vertex)
         why = config.iap_client_id.source;
     else if (config.gcp_auth_from_file() && google_host)

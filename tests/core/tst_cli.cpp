@@ -427,6 +427,9 @@ class TestCli : public QObject {
                          "chat/completions"));
         QVERIFY(c["url"]["source"].get<std::string>().find("--vertex-url") != std::string::npos);
         QCOMPARE(str(c["vertex_url"]["value"]), QString("1234567890"));
+        // A Vertex endpoint takes a gcloud access token, minted when a call is made.
+        QVERIFY2(str(c["token"]["source"]).contains("gcloud access token"),
+                 qPrintable(str(c["token"]["source"])));
         const Run env = dgem({"config", "--json"},
                              {{"DGEM_VERTEX_URL", "projects/p1/locations/us-east1/endpoints/77"},
                               {"GCP_PROJECT_NUMBER", "4242"},
