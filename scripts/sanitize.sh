@@ -4,9 +4,11 @@
 # the tests where the sanitizers add value (parsers, tokenizer, loaders, kernels, the local
 # backend; not the slow remote/load/node/Python tests), then a short run of each fuzz target.
 #   scripts/sanitize.sh [fuzz seconds per target, default 20]
+#   scripts/sanitize.sh --runs N     (CI: N executions per target from a fixed seed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-fuzz_seconds="${1:-20}"
+fuzz_args=("${1:-20}")
+if [ "${1:-}" = "--runs" ]; then fuzz_args=(0 --runs "$2"); fi
 build=build-sanitize
 start=$(date +%s)
 
@@ -46,5 +48,5 @@ regex="^($(IFS='|'; echo "${targets[*]}"))\$"
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -R "$regex"
 echo "sanitize: tests done at $(( $(date +%s) - start )) s"
 
-bash scripts/fuzz.sh "$fuzz_seconds" --no-build
+bash scripts/fuzz.sh "${fuzz_args[0]}" --no-build "${fuzz_args[@]:1}"
 echo "sanitize: sanitizer build, tests and fuzz runs took $(( $(date +%s) - start )) s"

@@ -799,6 +799,15 @@ void MainWindow::onDecided(const core::Decision& decision) {
     }
     results_view_->clearStatus();
     results_model_->setDecision(decision);
+    // The canvas view shows the read after the thought the model wrote (a remote server sends
+    // the thought as text only: its tokens, as our tokenizer reads them).
+    if (decision.thought) {
+        std::vector<int32_t> ids = decision.thought->ids;
+        if (ids.empty() && tokenizer_watcher_.isFinished() && tokenizer_watcher_.result())
+            for (auto id : tokenizer_watcher_.result()->encode(decision.thought->text))
+                ids.push_back(id);
+        canvas_model_->setThought(std::move(ids));
+    }
     const core::EndpointProfile* p = endpoints_.activeProfile();
     history_->add({QDateTime::currentDateTime(), run_policy_,
                    p ? QString::fromStdString(p->summary()) : QString(), decision});

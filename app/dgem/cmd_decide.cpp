@@ -28,6 +28,10 @@ void print_stats(const core::Decision& d, std::ostream& out) {
     out << pad("question", 14) << pad("answer", 22) << pad("p", 8) << pad("hesitation", 24)
         << pad("stderr", 9) << pad("agreement", 11) << "reads\n";
     for (const auto& q : d.questions) {
+        if (q.skipped) {
+            out << pad(q.id, 14) << core::skip_text(q) << "\n";
+            continue;
+        }
         std::string answer = q.labels.empty() ? "" : q.labels[q.winner];
         if (q.type != core::QuestionType::Noul &&
             q.winner < static_cast<int>(q.alternatives.size()))
@@ -43,6 +47,7 @@ void print_stats(const core::Decision& d, std::ostream& out) {
     }
     out << "\nprobabilities:\n";
     for (const auto& q : d.questions) {
+        if (q.skipped) continue;
         out << "  " << pad(q.id, 12);
         for (size_t i = 0; i < q.mean.size() && i < q.alternatives.size(); ++i) {
             out << " " << q.alternatives[i] << " " << fixed(q.mean[i], 3);
@@ -59,6 +64,19 @@ void print_stats(const core::Decision& d, std::ostream& out) {
         << d.reads << " canvas rows, " << d.samples << " reads per question at most, prompt "
         << d.prompt_tokens << " tokens, layout " << core::to_string(d.layout) << "\n"
         << "model " << (d.model.empty() ? "?" : d.model) << " on " << d.backend << "\n";
+    if (!d.stages.empty()) {
+        out << d.stages.size() << " stages, " << d.passes << " decoder passes:";
+        for (size_t s = 0; s < d.stages.size(); ++s) {
+            std::string ids;
+            for (const auto& id : d.stages[s]) ids += (ids.empty() ? "" : ", ") + id;
+            out << (s ? "; " : " ") << s + 1 << ": " << ids;
+        }
+        out << "\n";
+    }
+    if (d.thought)
+        out << "thought: " << d.thought->tokens << " tokens"
+            << (d.thought->closed ? "" : " (budget used up, not closed)") << ", "
+            << fixed(d.thought->ms, 1) << " ms\n  " << d.thought->text << "\n";
 }
 
 // Display width of UTF-8 text (code points; the table holds no wide characters).
@@ -79,6 +97,11 @@ void print_table(const core::Decision& d, std::ostream& out) {
     std::vector<std::vector<std::string>> rows{
         {"QUESTION", "TYPE", "VALUE/CHOICE", "CONFIDENCE", "STDERR", "AGREEMENT"}};
     for (const auto& q : d.questions) {
+        if (q.skipped) {
+            rows.push_back(
+                {q.id, std::string(core::to_string(q.type)), "(skipped)", "-", "-", "-"});
+            continue;
+        }
         const nlohmann::json a = core::answer_json(q, core::AnswerForm::Chat);
         std::string value = a.value("label", "");
         if (q.type == core::QuestionType::Choice) {
@@ -108,6 +131,12 @@ void print_table(const core::Decision& d, std::ostream& out) {
         out << line << "\n";
         if (i == 0) out << std::string(total - 3, '-') << "\n";
     }
+    // A staged read's skipped questions and a thinking read's thought, under the table.
+    for (const auto& q : d.questions)
+        if (q.skipped) out << q.id << ": " << core::skip_text(q) << "\n";
+    if (d.thought)
+        out << "THOUGHT (" << d.thought->tokens << " tokens"
+            << (d.thought->closed ? "" : ", budget used up") << "): " << d.thought->text << "\n";
 }
 
 // --temperature T: a finite number above 0.

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "core/canvas_plan.h"
+#include "core/stages.h"
 #include "decision_input.h"
 
 namespace {
@@ -34,6 +35,22 @@ void print_plan(const core::CanvasPlan& plan, const core::Schema& schema,
                                          std::to_string(plan.auto_threshold).substr(0, 5) + ")"
                                    : std::to_string(plan.samples.count))
         << ", seed " << plan.seed << ", canvas length " << plan.canvas_length << "\n";
+    if (plan.staged) {
+        // Later stages read after the answers of earlier ones: only the first can be shown.
+        const auto stages = core::question_stages(schema);
+        out << "staged: " << stages.size() << " stage(s)";
+        for (size_t s = 0; s < stages.size(); ++s) {
+            std::string ids;
+            for (int qi : stages[s]) ids += (ids.empty() ? "" : ", ") + schema.questions[qi].id;
+            out << (s ? "; " : ": ") << s + 1 << ": " << ids;
+        }
+        out << "\n  this is stage 1; each later stage's prompt adds the answers before it";
+        if (plan.thought_pending)
+            out << "\n  think " << schema.think
+                << ": the model first writes up to that many thought tokens; they replace the "
+                   "empty thought block at the prompt's end";
+        out << "\n";
+    }
     for (size_t g = 0; g < plan.groups.size(); ++g) {
         const core::ReadGroup& group = plan.groups[g];
         std::string ids;

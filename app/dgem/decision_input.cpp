@@ -21,6 +21,7 @@ std::vector<cli::OptionSpec> decision_options() {
          "with --schema: the state, inline JSON or a JSON file (default: the -v/-d variables)"},
         {"layout", 0, "LAYOUT", "prompt layout: document_first or schema_first"},
         {"samples", 0, "N|auto", "reads per question: 1..32, or auto"},
+        {"think", 0, "N", "thought tokens the model writes before the read (0: none)"},
         {"seed-token", 0, "MODE", "slot noise: random or fixed (<pad>)"},
         {"isolate", 0, "MODE", "reads of their own: auto, none, noul or all"},
         {"seed", 0, "N", "noise seed (default 42)"},
@@ -62,10 +63,10 @@ engine::Result<nlohmann::json> template_data(const cli::Args& args, nlohmann::js
         if (!text) return text.error();
         auto data = core::parse_json_input(*text, *data_path);
         if (!data) return data.error();
-        variables = *data;
         if (!data->is_object())
             return engine::bad_input(*data_path +
                                      ": -d data must be a JSON object of variable names to values");
+        variables = *data;
         return *data;
     }
     for (const auto& kv : args.all("var")) {
@@ -121,10 +122,9 @@ engine::Result<DecisionInput> load_bare_schema(const cli::Args& args, const std:
     } else {
         input.state = *data;
     }
-
     return input;
 }
-    DecisionInput input;
+
 // -t FILE with -v or -d: the policy rendered as `decide` sends it.
 engine::Result<DecisionInput> load_template(const cli::Args& args) {
     if (args.has("state"))
@@ -145,6 +145,7 @@ engine::Result<DecisionInput> load_template(const cli::Args& args) {
     auto rendered = args.has("data") ? core::render_policy_data(*policy, *data)
                                      : core::render_policy(*policy, vars);
     if (!rendered) return rendered.error();
+    DecisionInput input;
     input.source = *path;
     input.policy_name = policy->name;
     input.variables = std::move(variables);
@@ -196,6 +197,16 @@ engine::Result<DecisionInput> load_decision_input(const cli::Args& args) {
                                          std::to_string(core::kMaxSamples));
             input.schema.samples = {false, n};
         }
+    }
+    if (auto think = args.find("think")) {
+        const bool digits = !think->empty() && think->size() < 6 &&
+                            think->find_first_not_of("0123456789") == std::string::npos;
+        const int n = digits ? std::stoi(*think) : -1;
+        if (n < 0 || n > core::kMaxThink)
+            return engine::bad_input("--think " + *think +
+                                     ": accepted: a count of thought tokens from 0 to " +
+                                     std::to_string(core::kMaxThink));
+        input.schema.think = n;
     }
     if (auto seed = args.find("seed")) {
         bool digits = !seed->empty() && seed->size() <= 19 &&

@@ -20,7 +20,7 @@ struct DecisionInput {
     std::string policy_name;                              // the file name without .json.tmpl
     nlohmann::json variables = nlohmann::json::object();  // -v key=value (or the -d data)
     core::Schema schema;                                  // with the flag overrides applied
-    nlohmann::json state;
+    nlohmann::ordered_json state;
     uint64_t seed = 42;         // the structured server's default seed
     std::string rendered_text;  // what the template rendered to (empty with --schema)
 };

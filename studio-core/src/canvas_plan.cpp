@@ -100,7 +100,7 @@ class PythonRandom {
 // ---------------------------------------------------------------------------------------------
 // Python's json.dumps(value, ensure_ascii=False): ", " and ": " separators, keys in the order
 // the value holds them.
-void python_dumps(const nlohmann::json& v, std::string& out) {
+void python_dumps(const nlohmann::ordered_json& v, std::string& out) {
     if (v.is_object()) {
         out += '{';
         bool first = true;
@@ -163,7 +163,7 @@ std::vector<TokenId> noise_ids(uint64_t seed, int count) {
     return out;
 }
 
-std::string state_text(const nlohmann::json& state) {
+std::string state_text(const nlohmann::ordered_json& state) {
     if (state.is_string()) return state.get<std::string>();
     std::string out;
     python_dumps(state, out);
@@ -237,11 +237,11 @@ namespace {
 // Tokenizes the group's answer template and finds each question's slot (PROTOCOLS 3.3).
 Result<void> resolve_slots(const Schema& schema, ReadGroup& group, bool indexed,
                            const engine::Tokenizer& tok, const std::vector<TokenId>& head,
-                           int canvas_length, int max_label_ids) {
+                           const std::string& lead, int canvas_length, int max_label_ids) {
     const size_t nq = group.questions.size();
     auto template_ids = [&](const std::vector<int>& choice) {
         std::vector<TokenId> ids = head;
-        auto body = tok.encode(answer_text(schema, group.questions, choice, indexed));
+        auto body = tok.encode(lead + answer_text(schema, group.questions, choice, indexed));
         ids.insert(ids.end(), body.begin(), body.end());
         return ids;
     };
@@ -333,14 +333,12 @@ PlanRow make_row(const CanvasPlan& plan, int group, int draw, uint64_t seed, boo
 
 }  // namespace
 
-Result<CanvasPlan> build_plan(const Schema& schema, const nlohmann::json& state,
+Result<CanvasPlan> build_plan(const Schema& schema, const nlohmann::ordered_json& state,
                               const engine::Tokenizer& tokenizer, const PlanOptions& options) {
     if (schema.questions.empty()) return bad_input("schema: no questions");
-    for (const auto& q : schema.questions)
-        if (!q.depends_on.empty())
-            return bad_input("question \"" + q.id +
-                             "\": depends_on/ask_if need staged reads, which Decision Studio's "
-                             "planner does not run yet; remove them or decide on a remote server");
+    for (int qi : options.questions)
+        if (qi < 0 || qi >= static_cast<int>(schema.questions.size()))
+            return bad_input("plan: question index " + std::to_string(qi) + " is out of range");
     if (options.canvas_length < kCanvasStep)
         return bad_input("canvas length " + std::to_string(options.canvas_length) +
                          " is too short; accepted: at least " + std::to_string(kCanvasStep));
@@ -360,12 +358,26 @@ Result<CanvasPlan> build_plan(const Schema& schema, const nlohmann::json& state,
     plan.seed = options.seed;
     plan.canvas_length = options.canvas_length;
     plan.state_text = state_text(state);
+    plan.staged = is_multi_pass(schema) || options.prefix.has_value();
+    plan.thought_pending = schema.think > 0 && !options.prefix;
+    std::vector<int> asked = options.questions;
+    if (asked.empty()) {
+        if (plan.staged) {
+            asked = question_stages(schema).front();
+        } else {
+            for (int i = 0; i < static_cast<int>(schema.questions.size()); ++i) asked.push_back(i);
+        }
+    }
+    const ReadPrefix prefix =
+        !plan.staged ? ReadPrefix{}
+                     : options.prefix.value_or(ReadPrefix{
+                           staged_prompt_ids(schema, state, plan.layout, tokenizer), ""});
 
     // Read groups: runs of joint questions in order; a question reading alone splits the run.
     std::vector<bool> alone = alone_flags(schema, plan.isolate);
     std::vector<ReadGroup> groups;
     ReadGroup run;
-    for (int i = 0; i < static_cast<int>(schema.questions.size()); ++i) {
+    for (int i : asked) {
         if (alone[i]) {
             if (!run.questions.empty()) groups.push_back(std::move(run));
             run = ReadGroup();
@@ -379,14 +391,26 @@ Result<CanvasPlan> build_plan(const Schema& schema, const nlohmann::json& state,
     }
     if (!run.questions.empty()) groups.push_back(std::move(run));
 
-    const std::vector<TokenId> head = tokenizer.encode("<|channel>thought\n<channel|>");
+    // A single-pass read's canvas opens with the empty thought block; a stage's prompt already
+    // ends with it (or with the thought), and its canvas holds only the answer lines.
+    const std::vector<TokenId> head =
+        plan.staged ? std::vector<TokenId>{} : tokenizer.encode("<|channel>thought\n<channel|>");
+    std::vector<int> every(schema.questions.size());
+    for (size_t i = 0; i < every.size(); ++i) every[i] = static_cast<int>(i);
     for (size_t g = 0; g < groups.size(); ++g) {
         ReadGroup& group = groups[g];
-        group.seed = plan.seed + kGroupSeedStep * g;
-        group.question_text = question_text(schema, group.questions, plan.indexed);
-        group.messages = prompt_messages(plan.layout, group.question_text, plan.state_text);
-        group.prompt_ids = tokenizer.encode(render_chat(group.messages));
-        if (auto ok = resolve_slots(schema, group, plan.indexed, tokenizer, head,
+        group.seed = plan.seed + kGroupSeedStep * (options.first_group + g);
+        if (plan.staged) {
+            // Every stage's prompt lists every question (the reference's "full" chunk prompt).
+            group.question_text = question_text(schema, every, plan.indexed);
+            group.messages = prompt_messages(plan.layout, group.question_text, plan.state_text);
+            group.prompt_ids = prefix.prompt_ids;
+        } else {
+            group.question_text = question_text(schema, group.questions, plan.indexed);
+            group.messages = prompt_messages(plan.layout, group.question_text, plan.state_text);
+            group.prompt_ids = tokenizer.encode(render_chat(group.messages));
+        }
+        if (auto ok = resolve_slots(schema, group, plan.indexed, tokenizer, head, prefix.lead,
                                     plan.canvas_length, options.max_label_ids);
             !ok)
             return ok.error();

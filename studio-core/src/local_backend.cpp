@@ -3,11 +3,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <optional>
 
 #include "core/canvas_plan.h"
 #include "core/chat_template.h"
 #include "core/json_input.h"
 #include "core/read_stats.h"
+#include "core/stages.h"
 #include "engine/engine.h"
 
 namespace core {
@@ -79,6 +82,83 @@ std::string LocalBackend::describe() const {
     return "local " + info.device + " (" + info.name + ")";
 }
 
+namespace {
+
+// The reads of one plan (a single-pass decision, or one stage): every group's first reads and
+// the "auto" policy's extra reads where a group's first read hesitates.
+Result<std::vector<GroupReads>> read_plan(engine::Engine& engine, const CanvasPlan& plan,
+                                          Timings& timings, int& passes, const ProgressFn& progress,
+                                          double progress_from, double progress_span,
+                                          const CancelToken& cancel) {
+    std::vector<GroupReads> reads(plan.groups.size());
+    const int ngroups = static_cast<int>(plan.groups.size());
+    for (int g = 0; g < ngroups; ++g) {
+        if (cancel.cancelled()) return engine::cancelled();
+        report(progress, "decoding", progress_from + progress_span * g / ngroups);
+        if (auto ok = read_rows(engine, plan, g, plan.rows, reads[g], timings, cancel); !ok)
+            return ok.error();
+        ++passes;
+        if (plan.samples.automatic && !reads[g].rows.empty()) {
+            for (const auto& slot : reads[g].rows[0])
+                reads[g].first_entropy.push_back(entropy_nats(softmax(slot.label_logprobs)));
+            if (needs_more_reads(reads[g].first_entropy, plan.auto_threshold, plan.auto_max)) {
+                reads[g].extended = true;
+                if (auto ok = read_rows(engine, plan, g, extension_rows(plan, g), reads[g], timings,
+                                        cancel);
+                    !ok)
+                    return ok.error();
+                ++passes;
+            }
+        }
+    }
+    return reads;
+}
+
+// Folds a plan's reads into the decision's outcomes (by schema index) and its counts.
+void collect(const Schema& schema, const CanvasPlan& plan, const std::vector<GroupReads>& reads,
+             int stage, Decision& d) {
+    for (size_t g = 0; g < plan.groups.size(); ++g) {
+        const ReadGroup& group = plan.groups[g];
+        for (size_t s = 0; s < group.answer_slots.size(); ++s) {
+            std::vector<SlotRead> per_read;
+            for (const auto& row : reads[g].rows) per_read.push_back(row[s]);
+            const int qi = group.answer_slots[s].question_index;
+            QuestionOutcome o = aggregate_reads(schema.questions[qi], per_read);
+            o.pos = group.answer_slots[s].pos;
+            o.isolated = group.isolated;
+            o.stage = stage;
+            d.questions[qi] = std::move(o);
+        }
+        d.samples = std::max(d.samples, static_cast<int>(reads[g].rows.size()));
+        d.reads += static_cast<int>(reads[g].rows.size());
+        d.prompt_tokens = std::max(d.prompt_tokens, static_cast<int>(group.prompt_ids.size()));
+        d.canvas_width = std::max(d.canvas_width, group.width);
+    }
+    d.read_groups += static_cast<int>(plan.groups.size());
+}
+
+// The samples policy of our reply's diagnostics, over every plan the decision read.
+nlohmann::json samples_policy(const std::vector<const CanvasPlan*>& plans,
+                              const std::vector<std::vector<GroupReads>>& reads) {
+    const CanvasPlan& first = *plans.front();
+    if (!first.samples.automatic) return {{"mode", "fixed"}, {"n", first.samples.count}};
+    nlohmann::json extended = nlohmann::json::array(), entropy = nlohmann::json::object();
+    for (size_t p = 0; p < plans.size(); ++p)
+        for (size_t g = 0; g < plans[p]->groups.size(); ++g) {
+            extended.push_back(reads[p][g].extended);
+            const auto& slots = plans[p]->groups[g].answer_slots;
+            for (size_t s = 0; s < slots.size() && s < reads[p][g].first_entropy.size(); ++s)
+                entropy[slots[s].question] = reads[p][g].first_entropy[s];
+        }
+    return {{"mode", "auto"},
+            {"max", first.auto_max},
+            {"threshold", first.auto_threshold},
+            {"extended", extended},
+            {"first_read_entropy", entropy}};
+}
+
+}  // namespace
+
 Result<Decision> LocalBackend::decide(const DecideRequest& request, const ProgressFn& progress,
                                       const CancelToken& cancel) {
     const auto started = std::chrono::steady_clock::now();
@@ -88,79 +168,132 @@ Result<Decision> LocalBackend::decide(const DecideRequest& request, const Progre
                                  ": the local engine reads in one decoder step (use steps 1, or a "
                                  "remote server for more)");
     report(progress, "planning", 0);
+    const engine::Tokenizer& tokenizer = engine_->tokenizer();
     PlanOptions options;
     options.seed = request.seed;
     options.canvas_length = engine_->info().canvas_length;
-    auto planned = build_plan(schema, request.state, engine_->tokenizer(), options);
-    if (!planned) return planned.error();
-    const CanvasPlan& plan = *planned;
-
-    Timings timings;
-    std::vector<GroupReads> reads(plan.groups.size());
-    const int ngroups = static_cast<int>(plan.groups.size());
-    for (int g = 0; g < ngroups; ++g) {
-        if (cancel.cancelled()) return engine::cancelled();
-        report(progress, "decoding", static_cast<double>(g) / ngroups);
-        if (auto ok = read_rows(*engine_, plan, g, plan.rows, reads[g], timings, cancel); !ok)
-            return ok.error();
-        // "auto": more reads for a group whose first read hesitates.
-        if (plan.samples.automatic && !reads[g].rows.empty()) {
-            for (const auto& slot : reads[g].rows[0])
-                reads[g].first_entropy.push_back(entropy_nats(softmax(slot.label_logprobs)));
-            if (needs_more_reads(reads[g].first_entropy, plan.auto_threshold, plan.auto_max)) {
-                reads[g].extended = true;
-                if (auto ok = read_rows(*engine_, plan, g, extension_rows(plan, g), reads[g],
-                                        timings, cancel);
-                    !ok)
-                    return ok.error();
-            }
-        }
-    }
+    const Layout layout = schema.layout;
+    const bool multi_pass = is_multi_pass(schema);
 
     Decision d;
     d.questions.resize(schema.questions.size());
-    d.layout = plan.layout;
+    d.layout = layout;
     d.model = engine_->info().name;
     d.backend = describe();
-    for (int g = 0; g < ngroups; ++g) {
-        const ReadGroup& group = plan.groups[g];
-        for (size_t s = 0; s < group.answer_slots.size(); ++s) {
-            std::vector<SlotRead> per_read;
-            for (const auto& row : reads[g].rows) per_read.push_back(row[s]);
-            const int qi = group.answer_slots[s].question_index;
-            QuestionOutcome o = aggregate_reads(schema.questions[qi], per_read);
-            o.pos = group.answer_slots[s].pos;
-            o.isolated = group.isolated;
-            d.questions[qi] = std::move(o);
-        }
-        d.samples = std::max(d.samples, static_cast<int>(reads[g].rows.size()));
-        d.reads += static_cast<int>(reads[g].rows.size());
-        d.prompt_tokens = std::max(d.prompt_tokens, static_cast<int>(group.prompt_ids.size()));
-        d.canvas_width = std::max(d.canvas_width, group.width);
+    Timings timings;
+
+    // Thinking first: the thought is written once and every stage reads after it.
+    std::vector<TokenId> base;
+    if (schema.think > 0) {
+        engine::GenerationRequest g;
+        g.prompt_ids = thought_prompt_ids(schema, request.state, layout, tokenizer);
+        const int context = engine_->info().max_context;
+        if (context > 0 &&
+            static_cast<int>(g.prompt_ids.size()) + schema.think + options.canvas_length > context)
+            return engine::bad_input(
+                "think " + std::to_string(schema.think) + ": the prompt (" +
+                std::to_string(g.prompt_ids.size()) + " tokens), the thought and a canvas of " +
+                std::to_string(options.canvas_length) + " do not fit the model's context of " +
+                std::to_string(context) + " tokens; accepted: think up to " +
+                std::to_string(std::max(
+                    0, context - options.canvas_length - static_cast<int>(g.prompt_ids.size()))));
+        g.max_new_tokens = schema.think;
+        g.seed = request.seed;
+        g.stop_ids = {thought_close_id(tokenizer)};
+        report(progress, "thinking", 0);
+        const auto thinking = std::chrono::steady_clock::now();
+        auto written = engine_->generate(
+            g,
+            [&](const engine::GenerationStep& step) {
+                if (step.max_steps > 0)
+                    report(progress, "thinking",
+                           0.3 * std::min(1.0, static_cast<double>(step.step) / step.max_steps));
+            },
+            cancel);
+        if (!written) return written.error();
+        Thought t;
+        t.text = valid_utf8(tokenizer.decode(written->tokens));
+        t.tokens = static_cast<int>(written->tokens.size());
+        t.ids.assign(written->tokens.begin(), written->tokens.end());
+        t.closed = written->stopped_on_stop_id;
+        t.passes = written->steps;
+        t.ms = ms_since(thinking);
+        timings.encode_ms += written->encode_ms;
+        timings.decode_ms += written->decode_ms;
+        d.thought = std::move(t);
+        base = std::move(g.prompt_ids);
+        base.insert(base.end(), written->tokens.begin(), written->tokens.end());
+        base.push_back(thought_close_id(tokenizer));
+    } else if (multi_pass) {
+        base = staged_prompt_ids(schema, request.state, layout, tokenizer);
     }
-    d.read_groups = ngroups;
+
+    // Single pass: one plan of every question. Multi-pass: one plan per stage, each after the
+    // answers of the stages before it; a question whose ask_if is unmet is skipped.
+    const std::vector<std::vector<int>> stages =
+        multi_pass ? question_stages(schema) : std::vector<std::vector<int>>{{}};
+    std::vector<CanvasPlan> plans;
+    plans.reserve(stages.size());
+    std::vector<std::vector<GroupReads>> reads;
+    std::map<std::string, std::optional<std::string>> answered;
+    std::vector<std::string> lines;
+    const bool indexed = schema.questions.size() > 10;
+    const double read_from = schema.think > 0 ? 0.3 : 0.0;
+    for (size_t st = 0; st < stages.size(); ++st) {
+        if (multi_pass) {
+            options.questions.clear();
+            for (int qi : stages[st]) {
+                const Question& q = schema.questions[qi];
+                if (auto unmet = unmet_condition(q, answered)) {
+                    QuestionOutcome o = skipped_outcome(q);
+                    o.stage = static_cast<int>(st);
+                    o.skip_because = unmet->because;
+                    o.skip_was = unmet->was;
+                    o.skip_wanted = unmet->wanted;
+                    d.questions[qi] = std::move(o);
+                    answered[q.id] = std::nullopt;
+                } else {
+                    options.questions.push_back(qi);
+                }
+            }
+            if (options.questions.empty()) continue;  // the whole stage was skipped
+            options.prefix = stage_prefix(base, lines, indexed, tokenizer);
+        }
+        auto planned = build_plan(schema, request.state, tokenizer, options);
+        if (!planned) return planned.error();
+        plans.push_back(std::move(*planned));
+        const CanvasPlan& plan = plans.back();
+        const double span = (1.0 - read_from) / static_cast<double>(stages.size());
+        auto stage_reads = read_plan(*engine_, plan, timings, d.passes, progress,
+                                     read_from + span * st, span, cancel);
+        if (!stage_reads) return stage_reads.error();
+        collect(schema, plan, *stage_reads, static_cast<int>(st), d);
+        reads.push_back(std::move(*stage_reads));
+        options.first_group += static_cast<int>(plan.groups.size());
+        if (!multi_pass) break;
+        std::vector<std::string> ids;
+        for (int qi : options.questions) {
+            const QuestionOutcome& o = d.questions[qi];
+            answered[o.id] = o.alternatives[o.winner];
+            lines.push_back(o.id + (indexed ? "" : ": ") + o.labels[o.winner]);
+            ids.push_back(o.id);
+        }
+        d.stages.push_back(std::move(ids));
+    }
     timings.total_ms = ms_since(started);
     d.timings = timings;
 
     // Our own reply body, in the structured server's chat form, with the policy it ran.
     nlohmann::json body = decision_json(d, AnswerForm::Chat);
     nlohmann::json& diag = body["diagnostics"];
-    nlohmann::json extended = nlohmann::json::array(), first = nlohmann::json::object();
-    for (int g = 0; g < ngroups; ++g) {
-        extended.push_back(reads[g].extended);
-        for (size_t s = 0;
-             s < plan.groups[g].answer_slots.size() && s < reads[g].first_entropy.size(); ++s)
-            first[plan.groups[g].answer_slots[s].question] = reads[g].first_entropy[s];
-    }
-    diag["samples"]["policy"] = plan.samples.automatic
-                                    ? nlohmann::json{{"mode", "auto"},
-                                                     {"max", plan.auto_max},
-                                                     {"threshold", plan.auto_threshold},
-                                                     {"extended", extended},
-                                                     {"first_read_entropy", first}}
-                                    : nlohmann::json{{"mode", "fixed"}, {"n", plan.samples.count}};
-    diag["seed"] = plan.seed;
-    diag["seed_token"] = std::string(to_string(plan.seed_token));
+    std::vector<const CanvasPlan*> read_plans;
+    for (const auto& p : plans) read_plans.push_back(&p);
+    if (!read_plans.empty()) diag["samples"]["policy"] = samples_policy(read_plans, reads);
+    if (multi_pass)
+        diag["conditioning"] =
+            d.stages.size() > 1 ? nlohmann::json("prefill") : nlohmann::json(nullptr);
+    diag["seed"] = request.seed;
+    diag["seed_token"] = std::string(to_string(schema.seed_token));
     diag["engine"] = "local";
     diag["entropy_basis"] = "labels";  // entropies are of the label distributions
     d.raw = body;

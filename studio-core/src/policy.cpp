@@ -26,6 +26,7 @@ namespace core {
 namespace {
 
 using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
 using engine::bad_input;
 
 constexpr size_t kMaxFolderFiles = 10000;
@@ -120,7 +121,8 @@ bool sample_file_exists(const std::string& path) {
     return std::filesystem::is_regular_file(path, ec);
 }
 
-std::string json_kind(const json& v) {
+template <class Json>
+std::string json_kind(const Json& v) {
     switch (v.type()) {
         case json::value_t::object:
             return "an object";
@@ -275,7 +277,9 @@ Result<RenderedPolicy> render_policy_data(const PolicyFile& policy, const nlohma
     auto rendered = render_template_traced(policy.source, data, display);
     if (!rendered) return rendered.error();
 
-    json doc;
+    // An ordered parse: the rendered text's key order is the order options are lettered in and
+    // the order the state is shown to the model (dgem's pkg/template/order.go keeps it too).
+    ojson doc;
     JsonInputError error;
     if (!parse_json_input_raw(rendered->text, doc, error)) {
         // Point at the template line that wrote the offending text.
@@ -284,7 +288,7 @@ Result<RenderedPolicy> render_policy_data(const PolicyFile& policy, const nlohma
                          ": the rendered policy is not valid JSON: " + error.message +
                          " (rendered text " + text_position(rendered->text, error.offset) + ")");
     }
-    const json fallback_state = data.is_object() ? data : json::object();
+    const ojson fallback_state = data.is_object() ? ojson(data) : ojson::object();
     RenderedPolicy out;
     out.rendered_text = std::move(rendered->text);
     if (!doc.is_object()) {
@@ -303,8 +307,9 @@ Result<RenderedPolicy> render_policy_data(const PolicyFile& policy, const nlohma
     }
     if (doc.contains("questions")) {
         // dgem's flat form: {"input"/"context"/"state": ..., "questions": [...], ...}; the
-        // document parts move into the state, the rest is the schema.
-        json state = fallback_state;
+        // document parts move into the state, the rest is the schema. dgem builds this state as
+        // a Go map, which it writes with its keys sorted: so does a json object.
+        json state = data.is_object() ? data : json::object();
         for (const char* key : {"input", "context"}) {
             if (auto it = doc.find(key); it != doc.end()) {
                 state[key] = *it;

@@ -2,6 +2,8 @@
 // vLLM structured server writes them, with dgem's additions to the /v1/systemone noul answer).
 #include "core/read_stats.h"
 
+#include "core/json_input.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -78,8 +80,6 @@ void finish_outcome(QuestionOutcome& o) {
     o.hesitation = o.mean.size() > 1 ? o.entropy / std::log(static_cast<double>(o.mean.size())) : 0;
 }
 
-}  // namespace
-
 // ln p as a read's logits (the softmax of ln p is p); a zero probability stays far below.
 std::vector<double> tempered(const std::vector<double>& p, double temperature) {
     std::vector<double> logits(p.size());
@@ -114,6 +114,8 @@ void summarise_reads(QuestionOutcome& o) {
         o.stderr_winner = o.stderr_labels[static_cast<size_t>(o.winner)];
     }
 }
+
+}  // namespace
 
 QuestionOutcome aggregate_reads(const Question& question, const std::vector<SlotRead>& reads) {
     QuestionOutcome o;
@@ -249,15 +251,43 @@ nlohmann::json answer_json(const QuestionOutcome& o, AnswerForm form) {
 
 nlohmann::json answers_json(const Decision& d, AnswerForm form) {
     nlohmann::json out = nlohmann::json::object();
-    for (const auto& q : d.questions) out[q.id] = answer_json(q, form);
+    // A question skipped by its ask_if answers null, as the structured server writes it.
+    for (const auto& q : d.questions) out[q.id] = q.skipped ? nullptr : answer_json(q, form);
     return out;
+}
+
+QuestionOutcome skipped_outcome(const Question& question) {
+    QuestionOutcome o;
+    o.id = question.id;
+    o.type = question.type;
+    o.labels = question.labels();
+    o.alternatives = question.alternatives();
+    o.skipped = true;
+    o.confidence = 0;
+    o.agreement = 0;
+    o.label_mass = 0;
+    return o;
+}
+
+std::string skip_text(const QuestionOutcome& o) {
+    std::string wanted;
+    for (const auto& w : o.skip_wanted) wanted += (wanted.empty() ? "" : " or ") + w;
+    return "skipped: asked only if " + o.skip_because + " is " + wanted + " (it " +
+           (o.skip_was ? "was " + *o.skip_was : std::string("was skipped")) + ")";
 }
 
 nlohmann::json diagnostics_json(const Decision& d) {
     using nlohmann::json;
     json questions = json::object();
     json isolated = json::array();
+    json skipped = json::object();
     for (const auto& q : d.questions) {
+        if (q.skipped) {
+            skipped[q.id] = {{"because", q.skip_because},
+                             {"was", q.skip_was ? json(*q.skip_was) : json(nullptr)},
+                             {"wanted", q.skip_wanted}};
+            continue;
+        }
         json entropies = json::array();
         for (const auto& p : q.per_read) entropies.push_back(entropy_nats(p));
         questions[q.id] = {{"pos", q.pos},
@@ -268,18 +298,31 @@ nlohmann::json diagnostics_json(const Decision& d) {
         if (!q.stderr_labels.empty()) questions[q.id]["label_stderr"] = q.stderr_labels;
         if (q.isolated) isolated.push_back(q.id);
     }
-    return {{"steps", 1},
-            {"layout", std::string(to_string(d.layout))},
-            {"isolated", isolated},
-            {"samples", {{"n", d.samples}}},
-            {"timing",
-             {{"total_ms", d.timings.total_ms},
-              {"reads", d.reads},
-              {"encode_ms", d.timings.encode_ms},
-              {"decode_ms", d.timings.decode_ms},
-              {"readout_ms", d.timings.readout_ms}}},
-            {"prompt_tokens", d.prompt_tokens},
-            {"questions", questions}};
+    json out = {{"steps", 1},
+                {"layout", std::string(to_string(d.layout))},
+                {"isolated", isolated},
+                {"samples", {{"n", d.samples}}},
+                {"timing",
+                 {{"total_ms", d.timings.total_ms},
+                  {"reads", d.reads},
+                  {"encode_ms", d.timings.encode_ms},
+                  {"decode_ms", d.timings.decode_ms},
+                  {"readout_ms", d.timings.readout_ms}}},
+                {"prompt_tokens", d.prompt_tokens},
+                {"questions", questions}};
+    if (d.passes > 0) out["passes"] = d.passes;
+    if (!d.stages.empty()) {
+        out["stages"] = d.stages;
+        out["skipped"] = skipped;
+    }
+    out["thought"] = nullptr;
+    if (d.thought)
+        out["thought"] = {{"tokens", d.thought->tokens},
+                          {"closed", d.thought->closed},
+                          {"ms", d.thought->ms},
+                          {"passes", d.thought->passes},
+                          {"text", valid_utf8(d.thought->text)}};
+    return out;
 }
 
 nlohmann::json decision_json(const Decision& d, AnswerForm form) {
@@ -298,6 +341,17 @@ namespace {
 double number_or(const nlohmann::json& j, const char* key, double fallback) {
     auto it = j.find(key);
     return it != j.end() && it->is_number() ? it->get<double>() : fallback;
+}
+
+// A reply's field of the expected type, or the fallback (a server may send anything).
+std::string string_or(const nlohmann::json& j, const char* key, std::string fallback) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+bool bool_or(const nlohmann::json& j, const char* key, bool fallback) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_boolean() ? it->get<bool>() : fallback;
 }
 
 // The probability of alternative i in an answer's "probabilities", trying each key spelling the
@@ -332,11 +386,25 @@ Result<Decision> decision_from_json(const nlohmann::json& body, const Schema& sc
         for (const auto& id : diag["isolated"])
             if (id.is_string()) isolated.push_back(id.get<std::string>());
 
+    const json skips =
+        diag.contains("skipped") && diag["skipped"].is_object() ? diag["skipped"] : json::object();
     Decision d;
     for (const auto& q : schema.questions) {
         auto it = answers.find(q.id);
         if (it == answers.end()) return fail("reply has no answer for question \"" + q.id + "\"");
-        if (it->is_null()) continue;  // skipped by ask_if
+        if (it->is_null()) {  // skipped by its ask_if
+            QuestionOutcome o = skipped_outcome(q);
+            if (auto why = skips.find(q.id); why != skips.end() && why->is_object()) {
+                o.skip_because = string_or(*why, "because", "");
+                if (auto was = why->find("was"); was != why->end() && was->is_string())
+                    o.skip_was = was->get<std::string>();
+                if (auto w = why->find("wanted"); w != why->end() && w->is_array())
+                    for (const auto& x : *w)
+                        if (x.is_string()) o.skip_wanted.push_back(x.get<std::string>());
+            }
+            d.questions.push_back(std::move(o));
+            continue;
+        }
         const json& a = *it;
         if (!a.is_object()) return fail("answer for question \"" + q.id + "\" is not an object");
         QuestionOutcome o;
@@ -404,7 +472,33 @@ Result<Decision> decision_from_json(const nlohmann::json& body, const Schema& sc
                 if (x.is_number_integer()) d.samples = std::max(d.samples, x.get<int>());
     }
     for (auto& o : d.questions)
-        if (d.samples == 1) o.per_read = {o.mean};  // one read: its distribution is the mean
+        if (d.samples == 1 && !o.skipped) o.per_read = {o.mean};  // one read: the mean is its own
+    if (auto st = diag.find("stages"); st != diag.end() && st->is_array())
+        for (const auto& stage : *st) {
+            std::vector<std::string> ids;
+            if (stage.is_array())
+                for (const auto& id : stage)
+                    if (id.is_string()) ids.push_back(id.get<std::string>());
+            d.stages.push_back(std::move(ids));
+        }
+    for (size_t s = 0; s < d.stages.size(); ++s)
+        for (auto& o : d.questions)
+            if (std::find(d.stages[s].begin(), d.stages[s].end(), o.id) != d.stages[s].end())
+                o.stage = static_cast<int>(s);
+    if (auto p = diag.find("passes"); p != diag.end() && p->is_number_integer())
+        d.passes = p->get<int>();
+    // One thought, or one per read group (the reference lists them): the first is shown.
+    json thought = diag.contains("thought") ? diag["thought"] : json();
+    if (thought.is_array() && !thought.empty()) thought = thought[0];
+    if (thought.is_object()) {
+        Thought t;
+        t.text = string_or(thought, "text", "");
+        t.tokens = static_cast<int>(std::clamp(number_or(thought, "tokens", 0), 0.0, 1e9));
+        t.closed = bool_or(thought, "closed", false);
+        t.passes = static_cast<int>(std::clamp(number_or(thought, "passes", 0), 0.0, 1e9));
+        t.ms = number_or(thought, "ms", 0);
+        d.thought = std::move(t);
+    }
     if (diag.contains("layout") && diag["layout"].is_string())
         if (auto l = parse_layout(diag["layout"].get<std::string>())) d.layout = *l;
     if (diag.contains("prompt_tokens") && diag["prompt_tokens"].is_number_integer())

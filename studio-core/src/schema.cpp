@@ -46,6 +46,18 @@ bool is_integer_value(const ojson& v, long long& out) {
     return false;
 }
 
+// A count as templates write it: a JSON integer, or digits in a string ("120").
+bool count_value(const ojson& v, long long& out) {
+    if (is_integer_value(v, out)) return true;
+    if (!v.is_string()) return false;
+    const std::string& text = v.get_ref<const std::string&>();
+    if (text.empty() || text.size() > 9 ||
+        !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); }))
+        return false;
+    out = std::stoll(text);
+    return true;
+}
+
 class SchemaParser {
   public:
     explicit SchemaParser(std::string_view source) : source_(source) {}
@@ -54,8 +66,20 @@ class SchemaParser {
         if (!root.is_object())
             return fail("schema must be a JSON object with a \"questions\" array");
         const ojson* questions = find(root, "questions");
+        // dgem's dict form {"id": {question}, ...}: a list in the order written, each question's
+        // id from its key unless it names one itself.
+        ojson listed;
+        if (questions && questions->is_object()) {
+            listed = ojson::array();
+            for (const auto& [key, value] : questions->items()) {
+                ojson q = value;
+                if (q.is_object() && !q.contains("id") && !q.contains("name")) q["id"] = key;
+                listed.push_back(std::move(q));
+            }
+            questions = &listed;
+        }
         if (!questions || !questions->is_array() || questions->empty())
-            return fail("schema needs a non-empty \"questions\" array");
+            return fail("schema needs a non-empty \"questions\" list (or an id -> question map)");
 
         Schema schema;
         if (const ojson* ins = find(root, "instructions"); ins && !ins->is_null())
@@ -114,6 +138,7 @@ class SchemaParser {
         // instructions (legacy: "question")
         const ojson* ins = find(value, "instructions");
         if (!ins) ins = find(value, "question");
+        if (!ins) ins = find(value, "prompt");
         if (ins && !ins->is_null())
             q.instructions = ins->is_string() ? ins->get<std::string>() : ins->dump();
 
@@ -212,6 +237,7 @@ class SchemaParser {
 
     Result<void> parse_choice(const ojson& value, Question& q, size_t index) {
         const ojson* opts = find(value, "options");
+        if (!opts || opts->is_null()) opts = find(value, "choices");   // legacy dgem name
         if (!opts || opts->is_null()) opts = find(value, "criteria");  // Jev: name -> description
         if (!opts || opts->is_null())
             return fail_question(q, index,
@@ -239,11 +265,12 @@ class SchemaParser {
                 q.options.push_back(std::move(option));
             }
         } else if (opts->is_object()) {
+            // In the order written: options are lettered A, B, C in this order.
             for (const auto& [name, desc] : opts->items()) {
-                if (!desc.is_null() && !desc.is_string())
+                if (desc.is_object() || desc.is_array())
                     return fail_question(
                         q, index, "option " + in_quotes(name) + ": description must be a string");
-                q.options.push_back({name, desc.is_string() ? desc.get<std::string>() : ""});
+                q.options.push_back({name, scalar_text(desc)});  // 1 -> "1", as dgem's %v
             }
         } else {
             return fail_question(q, index,
@@ -261,10 +288,9 @@ class SchemaParser {
             levels = crit;  // Jev: criteria is the ordered list of levels
             crit = nullptr;
         }
-        if (!levels || levels->is_null())
-            return fail_question(q, index,
-                                 "score needs \"levels\": an ordered list of level names, lowest "
-                                 "first");
+        // dgem's normalisation: a score without levels is a 1-5 scale.
+        static const ojson kDefaultLevels = ojson::array({"1", "2", "3", "4", "5"});
+        if (!levels || levels->is_null()) levels = &kDefaultLevels;
         if (!levels->is_array())
             return fail_question(q, index,
                                  "\"levels\" must be a list of level names, lowest first");
@@ -419,13 +445,16 @@ class SchemaParser {
                                  schema.seed_token);
             !ok)
             return ok;
-        // Reference extensions Decision Studio does not run: refuse them rather than ignore.
         if (const ojson* think = find(root, "think"); think && !think->is_null()) {
             long long n = 0;
-            if (!is_integer_value(*think, n) || n != 0)
+            if (!count_value(*think, n) || n < 0 || n > kMaxThink)
                 return fail("think " + think->dump() +
-                            " is not supported: Decision Studio reads without a thought (use 0)");
+                            " is not accepted; accepted: a count of thought tokens from 0 (no "
+                            "thought) to " +
+                            std::to_string(kMaxThink));
+            schema.think = static_cast<int>(n);
         }
+        // Reference extensions Decision Studio does not run: refuse them rather than ignore.
         if (const ojson* seq = find(root, "sequential");
             seq && seq->is_boolean() && seq->get<bool>())
             return fail("sequential: true is not supported (chunks run as one read)");
@@ -500,19 +529,21 @@ Result<Schema> parse_schema(const nlohmann::json& schema, std::string_view sourc
     return parse_schema(nlohmann::ordered_json(schema), source);
 }
 
-nlohmann::json schema_to_json(const Schema& schema) {
-    nlohmann::json out = nlohmann::json::object();
+nlohmann::ordered_json schema_to_json(const Schema& schema) {
+    // Keys in the order a person writes them (id, type, instructions, ...), lists in the schema's
+    // order: the wire text reads as the policy did.
+    ojson out = ojson::object();
     if (!schema.instructions.empty()) out["instructions"] = schema.instructions;
-    nlohmann::json questions = nlohmann::json::array();
+    ojson questions = ojson::array();
     for (const auto& q : schema.questions) {
-        nlohmann::json j;
+        ojson j = ojson::object();
         j["id"] = q.id;
         j["type"] = std::string(to_string(q.type));
         j["instructions"] = q.instructions;
         if (q.type == QuestionType::Choice) {
-            nlohmann::json opts = nlohmann::json::array();
+            ojson opts = ojson::array();
             for (const auto& o : q.options) {
-                nlohmann::json oj{{"name", o.name}};
+                ojson oj{{"name", o.name}};
                 if (!o.description.empty()) oj["description"] = o.description;
                 opts.push_back(oj);
             }
@@ -520,9 +551,17 @@ nlohmann::json schema_to_json(const Schema& schema) {
         } else if (q.type == QuestionType::Score) {
             j["levels"] = q.levels;
         }
-        if (!q.criteria.empty()) j["criteria"] = q.criteria;
+        if (!q.criteria.empty()) {
+            // Criteria in the order of the alternatives they describe (true before false).
+            ojson crit = ojson::object();
+            const std::vector<std::string> keys =
+                q.type == QuestionType::Noul ? std::vector<std::string>{"true", "false"} : q.levels;
+            for (const auto& k : keys)
+                if (auto it = q.criteria.find(k); it != q.criteria.end()) crit[k] = it->second;
+            j["criteria"] = crit;
+        }
         if (!q.depends_on.empty()) j["depends_on"] = q.depends_on;
-        if (!q.ask_if.empty()) j["ask_if"] = nlohmann::json::parse(q.ask_if);
+        if (!q.ask_if.empty()) j["ask_if"] = ojson::parse(q.ask_if);
         if (q.alone_explicit) j["alone"] = q.alone;
         questions.push_back(j);
     }
@@ -537,6 +576,7 @@ nlohmann::json schema_to_json(const Schema& schema) {
     out["isolate"] = std::string(to_string(schema.isolate));
     out["seed_token"] = std::string(to_string(schema.seed_token));
     out["steps"] = schema.steps;
+    if (schema.think > 0) out["think"] = schema.think;
     return out;
 }
 

@@ -13,8 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/canvas_plan.h"
 #include "core/json_input.h"
 #include "core/policy.h"
+#include "core/schema.h"
 
 using nlohmann::json;
 
@@ -48,6 +50,27 @@ class PoliciesTest : public QObject {
     Q_OBJECT
 
   private slots:
+    void sourceOrderFromRenderToPrompt() {
+        // The legacy secops form: dict options written yes before no, and a state whose keys are
+        // not in alphabetical order. Both keep the written order through the render, the schema
+        // and the state text the prompt shows.
+        auto r = core::render_policy(policy_from(R"({"schema": {"questions": [
+              {"name": "breach", "type": "choice", "question": "Active breach?",
+               "options": {"yes": "an attacker is inside", "no": "routine noise"}}]},
+            "state": {"zone": "dmz", "alert": {{ .alert | toJson }}}})",
+                                                 "secops"),
+                                     {{"alert", "odd login"}});
+        QVERIFY2(r.ok(), error_of(r).c_str());
+        auto schema = core::parse_schema(r->schema, "secops");
+        QVERIFY2(schema.ok(), schema.ok() ? "" : schema.error().message.c_str());
+        using V = std::vector<std::string>;
+        QCOMPARE(schema->questions[0].alternatives(), (V{"yes", "no"}));  // A = yes, B = no
+        QCOMPARE(core::state_text(r->state),
+                 std::string(R"({"zone": "dmz", "alert": "odd login"})"));
+        const std::string questions = core::question_text(*schema, {0}, false);
+        VERIFY_CONTAINS(questions, "  A: yes (an attacker is inside)\n  B: no (routine noise)\n");
+    }
+
     void everyShippedPolicyRendersWithItsSamples() {
         const auto policies = core::shipped_policies();
         std::vector<std::string> names;
@@ -66,7 +89,7 @@ class PoliciesTest : public QObject {
             }
             auto r = core::render_policy(p, core::variables_from_json(p.sample_variables));
             QVERIFY2(r.ok(), error_of(r).c_str());
-            const json& questions = r->schema["questions"];
+            const auto& questions = r->schema["questions"];  // as written (ordered)
             QVERIFY2(questions.is_array() && !questions.empty(), p.name.c_str());
             for (const auto& q : questions) {
                 QVERIFY2(q.contains("id") && q.contains("type") && q.contains("instructions"),

@@ -118,8 +118,10 @@ class TestSchema : public QObject {
                     .ok());
         QVERIFY(refusal(one_question({{"id", "s"}, {"type", "score"}, {"levels", {"x"}}}))
                     .contains("has 1 alternatives"));
-        QVERIFY(refusal(one_question({{"id", "s"}, {"type", "score"}}))
-                    .contains("score needs \"levels\""));
+        // As dgem normalises it: a score without levels is a 1-5 scale.
+        auto five = core::parse_schema(one_question({{"id", "s"}, {"type", "score"}}), "x");
+        QVERIFY(five.ok());
+        QCOMPARE(five->questions[0].levels, (std::vector<std::string>{"1", "2", "3", "4", "5"}));
         QVERIFY(refusal(one_question({{"id", "c"}, {"type", "choice"}}))
                     .contains("choice needs \"options\""));
         QVERIFY(refusal(one_question({{"id", "c"}, {"type", "choice"}, {"options", {"a", "a"}}}))
@@ -187,8 +189,17 @@ class TestSchema : public QObject {
         QVERIFY(
             refusal(s).contains("seed_token 3 is not accepted; accepted: \"random\" or \"fixed\""));
         s.erase("seed_token");
-        s["think"] = 64;
-        QVERIFY(refusal(s).contains("think 64 is not supported"));
+        s["think"] = -1;
+        QVERIFY(
+            refusal(s).contains("think -1 is not accepted; accepted: a count of thought tokens"));
+        s["think"] = 100000;
+        QVERIFY(refusal(s).contains("think 100000 is not accepted"));
+        s["think"] = "many";
+        QVERIFY(refusal(s).contains("think \"many\" is not accepted"));
+        s["think"] = "120";  // as a template variable renders it
+        auto thinking = core::parse_schema(s, "x");
+        QVERIFY(thinking.ok());
+        QCOMPARE(thinking->think, 120);
     }
 
     void dependencies() {
@@ -251,6 +262,36 @@ class TestSchema : public QObject {
         QCOMPARE(j->questions[1].levels, (V{"low", "high"}));
     }
 
+    void dictFormsKeepSourceOrder() {
+        // dgem's dict forms (pkg/template/order.go), parsed from text: questions, options and a
+        // choice's criteria map stay in the order written, and the letters follow that order.
+        const char* text = R"({"questions": {
+            "zeta": {"type": "choice", "options": {"refund": "a", "billing": "b", "outage": "c"}},
+            "alpha": {"type": "choice", "criteria": {"m": 1, "c": 2, "x": 3}},
+            "mid": {"type": "boolean", "prompt": "Is it?"},
+            "named": {"id": "own_id", "type": "choice", "choices": ["b", "a"]}}})";
+        auto r = core::parse_schema(nlohmann::ordered_json::parse(text), "dict.json.tmpl");
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
+        using V = std::vector<std::string>;
+        V ids;
+        for (const auto& q : r->questions) ids.push_back(q.id);
+        QCOMPARE(ids, (V{"zeta", "alpha", "mid", "own_id"}));
+        QCOMPARE(r->questions[0].alternatives(), (V{"refund", "billing", "outage"}));
+        QCOMPARE(r->questions[0].labels(), (V{"A", "B", "C"}));
+        QCOMPARE(r->questions[1].alternatives(), (V{"m", "c", "x"}));
+        QCOMPARE(r->questions[1].options[1].description, std::string("2"));  // dgem's %v
+        QCOMPARE(r->questions[2].instructions, std::string("Is it?"));
+        QCOMPARE(r->questions[3].alternatives(), (V{"b", "a"}));
+        // On the wire the order holds as well.
+        const auto wire = core::schema_to_json(*r);
+        QCOMPARE(wire["questions"][0]["options"][0]["name"].get<std::string>(),
+                 std::string("refund"));
+        QCOMPARE(QString::fromStdString(wire["questions"][0].begin().key()), QString("id"));
+        // A map of questions that are not objects is refused with the question named.
+        QVERIFY(refusal(json::parse(R"({"questions": {"a": 3}})")).contains("questions[0]"));
+        QVERIFY(refusal(json{{"questions", json::object()}}).contains("non-empty"));
+    }
+
     void roundTrip() {
         auto r = core::parse_schema(triage(), "triage");
         QVERIFY(r.ok());
@@ -258,7 +299,7 @@ class TestSchema : public QObject {
         QCOMPARE(out["questions"][0]["type"].get<std::string>(), std::string("noul"));
         auto again = core::parse_schema(out, "again");
         QVERIFY(again.ok());
-        QCOMPARE(core::schema_to_json(*again), out);
+        QCOMPARE(json(core::schema_to_json(*again)), out);
         QCOMPARE(again->questions[1].options[0].description, std::string("money"));
         QCOMPARE(again->isolate, core::Isolate::All);
     }

@@ -30,9 +30,17 @@ void CanvasModel::setTokenizer(std::shared_ptr<const engine::Tokenizer> tokenize
     schedule();
 }
 
-void CanvasModel::setInput(const core::Schema& schema, const nlohmann::json& state) {
+void CanvasModel::setInput(const core::Schema& schema, const nlohmann::ordered_json& state) {
+    if (state_ != state || !schema_ ||
+        core::schema_to_json(*schema_) != core::schema_to_json(schema))
+        thought_.clear();  // a thought belongs to the input it was written for
     schema_ = schema;
     state_ = state;
+    schedule();
+}
+
+void CanvasModel::setThought(std::vector<int32_t> ids) {
+    thought_ = std::move(ids);
     schedule();
 }
 
@@ -82,10 +90,17 @@ void CanvasModel::startBuild() {
     core::PlanOptions options;
     options.layout = layout_;
     options.seed = seed_;
-    watcher_.setFuture(
-        QtConcurrent::run([schema = *schema_, state = state_, tokenizer = tokenizer_, options]() {
-            return core::build_plan(schema, state, *tokenizer, options);
-        }));
+    watcher_.setFuture(QtConcurrent::run([schema = *schema_, state = state_, tokenizer = tokenizer_,
+                                          thought = thought_, options]() mutable {
+        if (schema.think > 0 && !thought.empty()) {
+            // The read as it ran: the thought prompt, the thought, <channel|>, then the canvas.
+            auto prompt = core::thought_prompt_ids(schema, state, *options.layout, *tokenizer);
+            prompt.insert(prompt.end(), thought.begin(), thought.end());
+            prompt.push_back(core::thought_close_id(*tokenizer));
+            options.prefix = core::ReadPrefix{std::move(prompt), ""};
+        }
+        return core::build_plan(schema, state, *tokenizer, options);
+    }));
 }
 
 bool CanvasModel::rebuildNow() {
@@ -161,15 +176,28 @@ QString CanvasModel::summary() const {
     if (!plan_) return error_;
     const core::ReadGroup& g =
         plan_->groups[size_t(std::min<int>(group_, int(plan_->groups.size()) - 1))];
+    QString staged;
+    if (plan_->staged && schema_) {
+        const int stages = int(core::question_stages(*schema_).size());
+        if (stages > 1)
+            staged = tr(" · stage 1 of %1 (later stages add the answers before them)").arg(stages);
+        if (plan_->thought_pending)
+            staged +=
+                tr(" · thinks first (up to %1 tokens; run to see the thought)").arg(schema_->think);
+        else if (schema_->think > 0)
+            staged += tr(" · after the last run's thought (%1 tokens)").arg(thought_.size());
+    }
     return tr("%1 · prompt %2 tokens · canvas width %3 (answer %4 tokens) · %5 slot(s) · "
               "%6 read group(s) · %7 first read(s)")
-        .arg(plan_->layout == core::Layout::SchemaFirst ? tr("schema first") : tr("document first"))
-        .arg(g.prompt_ids.size())
-        .arg(g.width)
-        .arg(g.template_length)
-        .arg(g.answer_slots.size())
-        .arg(plan_->groups.size())
-        .arg(plan_->rows.size());
+               .arg(plan_->layout == core::Layout::SchemaFirst ? tr("schema first")
+                                                               : tr("document first"))
+               .arg(g.prompt_ids.size())
+               .arg(g.width)
+               .arg(g.template_length)
+               .arg(g.answer_slots.size())
+               .arg(plan_->groups.size())
+               .arg(plan_->rows.size()) +
+           staged;
 }
 
 }  // namespace ui

@@ -32,7 +32,7 @@ class CanvasModel : public QObject {
 
     void setTokenizer(std::shared_ptr<const engine::Tokenizer> tokenizer);
     bool hasTokenizer() const { return tokenizer_ != nullptr; }
-    void setInput(const core::Schema& schema, const nlohmann::json& state);
+    void setInput(const core::Schema& schema, const nlohmann::ordered_json& state);
     void setLayout(core::Layout layout);
     core::Layout layout() const { return layout_; }
     void setSeed(uint64_t seed);
@@ -40,6 +40,10 @@ class CanvasModel : public QObject {
     void setGroup(int group);
     int group() const { return group_; }
     void setDraw(int draw);
+    // The thought the last run wrote (schema "think"): the prompt shows it where the model wrote
+    // it, before the canvas. Cleared when the policy or its state changes.
+    void setThought(std::vector<int32_t> ids);
+    bool hasThought() const { return !thought_.empty(); }
     int draw() const { return draw_; }
     void setDebounceMs(int ms) { timer_.setInterval(ms); }
 
@@ -65,11 +69,12 @@ class CanvasModel : public QObject {
 
     std::shared_ptr<const engine::Tokenizer> tokenizer_;
     std::optional<core::Schema> schema_;
-    nlohmann::json state_;
+    nlohmann::ordered_json state_;
     core::Layout layout_ = core::Layout::DocumentFirst;
     uint64_t seed_ = 42;
     int group_ = 0;
     int draw_ = 0;
+    std::vector<int32_t> thought_;
     std::optional<core::CanvasPlan> plan_;
     QString error_;
     QTimer timer_;

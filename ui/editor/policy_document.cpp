@@ -231,8 +231,7 @@ void PolicyDocument::rerender() {
         return;
     }
     schema_ = std::move(schema.value());
-    state_ = output.contains("state") ? nlohmann::json::parse(output["state"].dump())
-                                      : nlohmann::json::object();
+    state_ = output.contains("state") ? output["state"] : nlohmann::ordered_json::object();
     Q_EMIT diagnosticsChanged();
     Q_EMIT rendered();
 }

@@ -56,7 +56,7 @@ class PolicyDocument : public QObject {
 
     // The last successful render (kept while the source has errors, so views do not blank).
     const std::optional<core::Schema>& schema() const { return schema_; }
-    const nlohmann::json& state() const { return state_; }
+    const nlohmann::ordered_json& state() const { return state_; }
     bool valid() const { return diagnostics_.empty(); }
     const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
     QString firstError() const;
@@ -79,7 +79,7 @@ class PolicyDocument : public QObject {
     nlohmann::json variables_ = nlohmann::json::object();
     nlohmann::json sample_variables_ = nlohmann::json::object();
     std::optional<core::Schema> schema_;
-    nlohmann::json state_;
+    nlohmann::ordered_json state_;
     std::vector<Diagnostic> diagnostics_;
     bool instructions_editable_ = false;
     bool questions_editable_ = false;

@@ -128,6 +128,17 @@ void ResultCard::paintEvent(QPaintEvent*) {
     p.setPen(pal.color(QPalette::Text));
     const QString id = index_.data(ResultsModel::IdRole).toString();
     p.drawText(QPoint(kPad, kPad + fm.ascent()), id);
+    const QString skipped = index_.data(ResultsModel::SkipRole).toString();
+    if (!skipped.isEmpty()) {
+        // A question its ask_if skipped: no reads, so no bars, badge or draws; say why.
+        p.drawText(QPoint(kPad + QFontMetrics(bold).horizontalAdvance(id) + 10, kPad + fm.ascent()),
+                   tr("→ skipped"));
+        p.setFont(font());
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(QRect(kPad, kPad + fm.height() + 4, width() - 2 * kPad, fm.height() * 2),
+                   Qt::TextWordWrap, skipped);
+        return;
+    }
     const QString answer = QStringLiteral("→ %1").arg(alts.value(winner));
     const int id_w = QFontMetrics(bold).horizontalAdvance(id);
     p.drawText(QPoint(kPad + id_w + 10, kPad + fm.ascent()), answer);

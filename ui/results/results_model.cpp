@@ -1,6 +1,10 @@
 // Results and history models (see results_model.h).
 #include "ui/results/results_model.h"
 
+#include <QCoreApplication>
+
+#include "core/read_stats.h"
+
 namespace ui {
 
 ResultsModel::ResultsModel(QObject* parent) : QAbstractListModel(parent) {}
@@ -50,6 +54,10 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
             return QVariant::fromValue(to_list(q.mean));
         case WinnerRole:
             return q.winner;
+        case SkipRole:
+            return q.skipped ? QString::fromStdString(core::skip_text(q)) : QString();
+        case StageRole:
+            return q.stage;
         case ConfidenceRole:
             return q.confidence;
         case EntropyRole:
@@ -104,6 +112,9 @@ QString formatMs(double ms) {
 }
 
 QString outcomeSummary(const core::QuestionOutcome& outcome) {
+    if (outcome.skipped)
+        return QCoreApplication::translate("ui::ResultsModel", "%1: skipped")
+            .arg(QString::fromStdString(outcome.id));
     const size_t w = static_cast<size_t>(std::max(0, outcome.winner));
     const QString answer = w < outcome.alternatives.size()
                                ? QString::fromStdString(outcome.alternatives[w])

@@ -29,6 +29,8 @@ class ResultsModel : public QAbstractListModel {
         PerReadRole,         // QList<QList<double>>: per draw, per label
         PositionRole,        // slot position in its canvas
         IsolatedRole,
+        SkipRole,   // QString: why an ask_if skipped the question; empty when it was read
+        StageRole,  // int: the stage (0-based) a staged read asked it in
     };
 
     explicit ResultsModel(QObject* parent = nullptr);

@@ -5,10 +5,12 @@
 #include <QClipboard>
 #include <QLabel>
 #include <QListView>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "core/read_stats.h"
@@ -50,6 +52,25 @@ ResultsView::ResultsView(ResultsModel* model, HistoryModel* history, QWidget* pa
     placeholder_->setForegroundRole(QPalette::PlaceholderText);
     placeholder_->setAlignment(Qt::AlignCenter);
     placeholder_->setWordWrap(true);
+    thought_toggle_ = new QToolButton(holder);
+    thought_toggle_->setObjectName(QStringLiteral("thoughtToggle"));
+    thought_toggle_->setCheckable(true);
+    thought_toggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    thought_toggle_->setArrowType(Qt::RightArrow);
+    thought_toggle_->setAutoRaise(true);
+    thought_text_ = new QPlainTextEdit(holder);
+    thought_text_->setObjectName(QStringLiteral("thoughtText"));
+    thought_text_->setReadOnly(true);
+    thought_text_->setMaximumHeight(160);
+    thought_text_->setAccessibleName(tr("Thought"));
+    thought_text_->hide();
+    thought_toggle_->hide();
+    connect(thought_toggle_, &QToolButton::toggled, this, [this](bool open) {
+        thought_toggle_->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        thought_text_->setVisible(open);
+    });
+    cards_layout_->addWidget(thought_toggle_);
+    cards_layout_->addWidget(thought_text_);
     cards_layout_->addWidget(placeholder_);
     cards_layout_->addStretch();
     scroll->setWidget(holder);
@@ -108,9 +129,22 @@ void ResultsView::rebuild() {
         delete card;
     }
     const int rows = model_->rowCount();
+    // Cards go after the thought toggle and its text (layout items 0 and 1).
     for (int r = 0; r < rows; ++r)
         cards_layout_->insertWidget(
-            r, new ResultCard(model_->index(r), cards_layout_->parentWidget()));
+            2 + r, new ResultCard(model_->index(r), cards_layout_->parentWidget()));
+    const bool thought = model_->hasDecision() && model_->decision().thought.has_value();
+    thought_toggle_->setVisible(thought);
+    thought_text_->setVisible(thought && thought_toggle_->isChecked());
+    if (thought) {
+        const core::Thought& t = *model_->decision().thought;
+        thought_toggle_->setText(
+            t.closed ? tr("Thought (%n token(s))", nullptr, t.tokens)
+                     : tr("Thought (%n token(s), budget used up)", nullptr, t.tokens));
+        thought_text_->setPlainText(QString::fromStdString(t.text));
+    } else {
+        thought_text_->clear();
+    }
     placeholder_->setVisible(rows == 0);
     copy_->setEnabled(model_->hasDecision());
     if (model_->hasDecision()) {
@@ -126,6 +160,17 @@ void ResultsView::rebuild() {
                     .arg(d.samples)
                     .arg(d.prompt_tokens)
                     .arg(QString::fromStdString(d.backend));
+        if (!d.stages.empty()) {
+            QStringList stages;
+            for (size_t i = 0; i < d.stages.size(); ++i) {
+                QStringList ids;
+                for (const auto& id : d.stages[i]) ids << QString::fromStdString(id);
+                stages << tr("%1: %2").arg(i + 1).arg(ids.join(QStringLiteral(", ")));
+            }
+            text += tr("  —  %n stage(s), %1 decoder passes: ", nullptr, int(d.stages.size()))
+                        .arg(d.passes) +
+                    stages.join(QStringLiteral("; "));
+        }
         timings_->setText(text);
     } else {
         timings_->clear();

@@ -6,6 +6,8 @@
 
 class QLabel;
 class QListView;
+class QPlainTextEdit;
+class QToolButton;
 class QProgressBar;
 class QPushButton;
 class QVBoxLayout;
@@ -22,6 +24,8 @@ class ResultsView : public QWidget {
     ResultsView(ResultsModel* model, HistoryModel* history, QWidget* parent = nullptr);
     QList<ResultCard*> cards() const;
     QString timingsText() const;
+    QToolButton* thoughtToggle() const { return thought_toggle_; }
+    QPlainTextEdit* thoughtText() const { return thought_text_; }
     // The current decision as the structured server's chat JSON.
     QString decisionJson() const;
 
@@ -44,6 +48,9 @@ class ResultsView : public QWidget {
     QPushButton* copy_;
     QListView* history_view_;
     QLabel* placeholder_;
+    // What the model wrote before the read (schema "think"): collapsed under its toggle.
+    QToolButton* thought_toggle_;
+    QPlainTextEdit* thought_text_;
 };
 
 }  // namespace ui

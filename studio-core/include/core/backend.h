@@ -19,7 +19,9 @@ using engine::CancelToken;
 
 struct DecideRequest {
     Schema schema;
-    nlohmann::json state;  // the document(s) the questions are about
+    // The document(s) the questions are about, with its keys in the order they were written:
+    // the prompt shows the state as text, so a reordered object would change the read.
+    nlohmann::ordered_json state;
     uint64_t seed = 0;
 };
 
@@ -47,16 +49,16 @@ using ProgressFn = std::function<void(const Progress&)>;
 
 struct HealthInfo {
     bool ready = false;
-    std::string server;   // what the server calls itself
+    std::string server;  // what the server calls itself
     std::string version;
     std::string model;
     std::string device;
-    std::string kind;     // detected protocol: "dgem", "systemone", "vllm", "local"
+    std::string kind;  // detected protocol: "dgem", "systemone", "vllm", "local"
     nlohmann::json raw;
 };
 
 class Backend {
-public:
+  public:
     virtual ~Backend() = default;
     virtual std::string describe() const = 0;  // for status bars and reports; never a secret
     virtual Result<Decision> decide(const DecideRequest& request, const ProgressFn& progress,

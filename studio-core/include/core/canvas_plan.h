@@ -28,6 +28,7 @@
 
 #include "core/backend.h"
 #include "core/schema.h"
+#include "core/stages.h"
 #include "engine/tokenizer.h"
 
 // engine/engine.h is not included here: its CanvasRow::slots member collides with Qt's `slots`
@@ -56,6 +57,13 @@ struct PlanOptions {
     std::optional<SeedToken> seed_token;
     std::optional<Isolate> isolate;
     int max_label_ids = kMaxLabelIds;  // distinct label ids one read may carry
+    // One stage of a multi-pass decision (core/stages.h): the questions it reads (empty: every
+    // question, or the first stage's of a staged schema), the prompt all its groups share with
+    // the text its canvases start with (unset: the staged prompt without a thought), and how
+    // many groups earlier stages read (group seeds go on from there).
+    std::vector<int> questions;
+    std::optional<ReadPrefix> prefix;
+    int first_group = 0;
 };
 
 struct PlanSlot {
@@ -100,11 +108,16 @@ struct CanvasPlan {
     uint64_t seed = 42;
     int canvas_length = 256;
     std::string state_text;
+    // A multi-pass decision's stage: every group reads after the shared prefix, its canvas
+    // without a thought block of its own. `thought_pending`: the schema thinks first, and this
+    // plan (built without the thought) shows the canvas the thought will precede.
+    bool staged = false;
+    bool thought_pending = false;
     std::vector<ReadGroup> groups;
     std::vector<PlanRow> rows;  // the first reads: n per group, or one per group with "auto"
 };
 
-Result<CanvasPlan> build_plan(const Schema& schema, const nlohmann::json& state,
+Result<CanvasPlan> build_plan(const Schema& schema, const nlohmann::ordered_json& state,
                               const engine::Tokenizer& tokenizer, const PlanOptions& options);
 
 // The extra reads of the "auto" policy for one group (auto_max - 1 rows).
@@ -126,7 +139,7 @@ std::string answer_text(const Schema& schema, const std::vector<int>& questions,
                         const std::vector<int>& label_choice, bool indexed);
 // The state as the user turn carries it: a string as it is, anything else as Python's
 // json.dumps(state, ensure_ascii=False) writes it (", " and ": " separators).
-std::string state_text(const nlohmann::json& state);
+std::string state_text(const nlohmann::ordered_json& state);
 std::vector<ChatMessage> prompt_messages(Layout layout, const std::string& question_text,
                                          const std::string& state_text);
 

@@ -2,6 +2,7 @@
 // What a decision or a generation returns, the same for every backend (local or remote), so
 // views, compare, bench and reports never care where it ran.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,12 +43,29 @@ struct QuestionOutcome {
     // Per label: the standard error of its mean over the reads (empty with one read); the
     // winner's entry equals stderr_winner.
     std::vector<double> stderr_labels;
-    double agreement = 1;                 // share of reads whose own argmax is the winner
-    int pos = -1;                         // slot position in its canvas (diagnostics)
-    double label_mass = 0;                // mean over reads
-    bool argmax_is_label = true;          // in every read
+    double agreement = 1;         // share of reads whose own argmax is the winner
+    int pos = -1;                 // slot position in its canvas (diagnostics)
+    double label_mass = 0;        // mean over reads
+    bool argmax_is_label = true;  // in every read
     bool isolated = false;
+    // Staged reads: the stage (0-based) the question was read in, or why it was not read (an
+    // unmet ask_if). A skipped question has labels and alternatives but no reads, mean or winner.
+    int stage = 0;
+    bool skipped = false;
+    std::string skip_because;              // the question its condition names
+    std::optional<std::string> skip_was;   // that question's answer name (nullopt: skipped)
+    std::vector<std::string> skip_wanted;  // the answer names that would have asked it
     Hesitation hesitation_class() const;
+};
+
+// What the model wrote before the read (schema "think": N).
+struct Thought {
+    std::string text;
+    std::vector<int32_t> ids;  // the thought's token ids, where the backend knows them (local)
+    int tokens = 0;            // thought tokens written (at most the schema's think)
+    bool closed = false;       // the model ended the thought itself (<channel|>) within the budget
+    int passes = 0;  // denoising passes the thought took (0 when the backend does not say)
+    double ms = 0;
 };
 
 struct Decision {
@@ -55,9 +73,14 @@ struct Decision {
     int samples = 1;  // reads per question
     Layout layout = Layout::DocumentFirst;
     int prompt_tokens = 0;
-    int reads = 0;  // canvas rows the backend decoded
+    int reads = 0;         // canvas rows the backend decoded
     int canvas_width = 0;  // the widest group's canvas (0 when the backend does not say)
     int read_groups = 0;   // groups read separately (0 when the backend does not say)
+    // Decoder passes of the reads (one per group read, more for "auto" extensions and stages;
+    // 0 when the backend does not say); a thought's passes are its own.
+    int passes = 0;
+    std::vector<std::vector<std::string>> stages;  // question ids read per stage (staged reads)
+    std::optional<Thought> thought;
     Timings timings;
     std::string model;
     std::string backend;  // "local cpu", "dgem chat http://...", ...

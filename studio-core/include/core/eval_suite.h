@@ -39,7 +39,7 @@ struct SuiteItem {
     std::string source;  // "file:line", for messages
     int line = 0;
     Schema schema;
-    nlohmann::json state;
+    nlohmann::ordered_json state;
     std::vector<ItemQuestion> questions;  // the ones with an expected answer
     bool score_type = false;              // JevBench score item (expected is an integer)
     std::optional<std::map<std::string, double>> gold_probs;  // JevBench probability items

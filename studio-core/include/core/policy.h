@@ -65,9 +65,11 @@ nlohmann::json template_data_from_variables(const std::map<std::string, std::str
 std::map<std::string, std::string> variables_from_json(const nlohmann::json& variables);
 
 struct RenderedPolicy {
-    nlohmann::json schema;      // the "schema" object, as written (not yet validated)
-    nlohmann::json state;       // "state"; the variables when the template writes none
-    std::string rendered_text;  // what the template produced
+    // Both keep the key order of the rendered text: dict-form options are lettered in that order
+    // and the state is shown to the model as written.
+    nlohmann::ordered_json schema;  // the "schema" object, as written (not yet validated)
+    nlohmann::ordered_json state;   // "state"; the variables when the template writes none
+    std::string rendered_text;      // what the template produced
 };
 
 // Renders with `-v`-style variables (template_data_from_variables) and splits the result.

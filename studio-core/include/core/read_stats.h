@@ -61,6 +61,10 @@ enum class AnswerForm {
 
 nlohmann::json answer_json(const QuestionOutcome& outcome, AnswerForm form);
 nlohmann::json answers_json(const Decision& decision, AnswerForm form);
+// A question its ask_if skipped: labels and alternatives, no reads (skip fields for the caller).
+QuestionOutcome skipped_outcome(const Question& question);
+// "skipped: asked only if breach is yes (it was no)".
+std::string skip_text(const QuestionOutcome& outcome);
 // The common diagnostics keys: per question pos, entropy (one value per read), label_mass,
 // argmax_is_label; samples.n; timing (total_ms, reads, encode/decode/readout ms); layout;
 // isolated; prompt_tokens; steps.

@@ -123,6 +123,7 @@ struct QuestionBlock {
     std::string hesitation_class;
     std::vector<int> draws;  // per read: the label index it chose
     std::string ptr;         // JSON Pointer of this question's object in Report::data
+    std::string skipped;     // why its ask_if skipped it (no reads then); empty when it was read
 };
 
 struct Fact {

@@ -64,6 +64,8 @@ struct Schema {
     Isolate isolate = Isolate::Auto;
     SeedToken seed_token = SeedToken::Random;
     int steps = 1;
+    // Thought tokens the model writes before the read (dgem's "think"; 0: read without one).
+    int think = 0;
 };
 
 // Parses and validates a schema object (legacy dgem field names accepted). `source` names the
@@ -72,12 +74,15 @@ Result<Schema> parse_schema(const nlohmann::json& schema, std::string_view sourc
 // The same, keeping the key order of objects: legacy option maps ({"name": "description"}) are
 // labelled A, B, ... in the order written, which only an ordered parse preserves.
 Result<Schema> parse_schema(const nlohmann::ordered_json& schema, std::string_view source);
-nlohmann::json schema_to_json(const Schema& schema);
+// The schema as the wire carries it, keys in a fixed reading order.
+nlohmann::ordered_json schema_to_json(const Schema& schema);
 
 // The most alternatives a question may have (labels A..Z) and the most reads per question.
 inline constexpr int kMaxAlternatives = 26;
 inline constexpr int kMaxSamples = 32;
 inline constexpr int kMaxSteps = 8;
+// The longest thought a schema may ask for; a longer one must also fit the served context.
+inline constexpr int kMaxThink = 4096;
 
 std::string_view to_string(QuestionType type);  // "noul", "choice", "score"
 std::string_view to_string(Layout layout);      // "document_first", "schema_first"

@@ -15,7 +15,8 @@ namespace core::eval {
 
 namespace {
 
-using nlohmann::json;
+// Ordered throughout: an item's state is shown to the model as written, its keys in source order.
+using json = nlohmann::ordered_json;
 using nlohmann::ordered_json;
 
 std::string lower(std::string s) {

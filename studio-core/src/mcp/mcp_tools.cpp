@@ -313,8 +313,9 @@ void apply_samples(const json& arguments, Schema& schema) {
 std::string summary(const Decision& d) {
     std::string out;
     for (const auto& q : d.questions) {
-        if (q.mean.empty()) {  // not read: a staged read skipped it (its ask_if was unmet)
-            out += q.id + " (" + std::string(to_string(q.type)) + "): skipped, not asked\n";
+        if (q.skipped || q.mean.empty()) {  // a staged read skipped it (its ask_if was unmet)
+            out += q.id + " (" + std::string(to_string(q.type)) +
+                   "): " + (q.skipped ? skip_text(q) : std::string("skipped, not asked")) + "\n";
             continue;
         }
         const bool has_winner = q.winner >= 0 && q.winner < static_cast<int>(q.labels.size());

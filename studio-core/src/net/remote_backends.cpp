@@ -1,6 +1,8 @@
 // The remote backends: request bodies out, Decisions and Generations back.
 #include "core/remote_backends.h"
 
+#include "core/stages.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -55,7 +57,7 @@ void fill_timings(Decision& d, const HttpResponse& r, double wall_ms) {
 
 // The user turn of the chat decision form: the state as JSON text (a string state as a JSON
 // string), in the form the structured server writes it.
-std::string state_json_text(const json& state) {
+std::string state_json_text(const ojson& state) {
     return state.is_string() ? state.dump() : state_text(state);
 }
 
@@ -398,6 +400,7 @@ ojson systemone_request(const DecideRequest& request, const std::string& model) 
         body["samples"] = s.samples.count;
     body["auto_threshold"] = s.auto_threshold;
     body["auto_max"] = s.auto_max;
+    if (s.think > 0) body["think"] = s.think;
     body["steps"] = s.steps;
     body["layout"] = std::string(to_string(s.layout));
     body["isolate"] = std::string(to_string(s.isolate));
@@ -427,6 +430,12 @@ Result<Decision> SystemOneBackend::decide(const DecideRequest& request, const Pr
 Result<Decision> VllmStructuredBackend::decide(const DecideRequest& request,
                                                const ProgressFn& progress,
                                                const CancelToken& cancel) {
+    // A structured read carries chat messages and one seeded canvas: the prompt-side thought
+    // and the earlier stages' answers of a multi-pass decision cannot be sent this way.
+    if (is_multi_pass(request.schema))
+        return engine::bad_input(
+            "think and depends_on/ask_if need passes the vLLM structured-read protocol cannot "
+            "send; decide on a dgem server (protocol chat or systemone) or on the local engine");
     PlanOptions plan_options;
     plan_options.canvas_length = options_.canvas_length;
     plan_options.seed = request.seed;

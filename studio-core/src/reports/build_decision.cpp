@@ -117,6 +117,14 @@ std::pair<QuestionBlock, ojson> question_block(const QuestionOutcome& o, const S
     b.hesitation_class = std::string(to_string(o.hesitation_class()));
     for (const auto& row : o.per_read) b.draws.push_back(argmax(row));
     b.ptr = ptr;
+    if (o.skipped) {
+        b.skipped = skip_text(o);
+        return {std::move(b), ojson{{"id", b.id},
+                                    {"type", b.type},
+                                    {"skipped", b.skipped},
+                                    {"labels", o.labels},
+                                    {"alternatives", o.alternatives}}};
+    }
     const size_t w = static_cast<size_t>(std::max(0, o.winner));
     ojson j = {{"id", b.id},
                {"type", b.type},

@@ -122,6 +122,10 @@ void table_html(std::string& out, const Report& r, const Table& t) {
 void question_html(std::string& out, const Report& r, const QuestionBlock& b) {
     out += "<div class=\"question\" id=\"q-" + esc(b.id) + "\">\n";
     out += question_svg(b, 900) + "\n";
+    if (!b.skipped.empty()) {
+        out += "<p class=\"meta\">" + esc(b.skipped) + "</p>\n</div>\n";
+        return;
+    }
     out +=
         "<table>\n<thead><tr><th>Label</th><th>Means</th><th class=\"num\">Probability</th>"
         "<th class=\"num\">Std. error</th></tr></thead>\n<tbody>\n";

@@ -409,6 +409,7 @@ double chart_height(const ReportChart& c, double width) {
 }
 
 double question_height(const QuestionBlock& b) {
+    if (!b.skipped.empty()) return 40;
     return 40 + 20.0 * static_cast<double>(std::max<size_t>(1, b.labels.size())) + 34;
 }
 
@@ -434,6 +435,17 @@ void paint_question_styled(QPainter& p, const QRectF& rect, const QuestionBlock&
     p.setFont(font_of(10, true));
     p.setPen(s.fg);
     QFontMetricsF big(p.font(), p.device());
+    if (!b.skipped.empty()) {
+        // Skipped by its ask_if: no reads to draw, only why.
+        p.drawText(QRectF(area.left(), area.top(), area.width(), big.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, q(b.id + "  \u2192 skipped"));
+        p.setFont(font_of(7.5));
+        p.setPen(s.muted);
+        p.drawText(QRectF(area.left(), area.top() + big.height() + 2, area.width(), 14),
+                   Qt::AlignLeft, q(b.skipped));
+        p.restore();
+        return;
+    }
     const std::string label = w < b.labels.size() ? b.labels[w] : "";
     const std::string alt = w < b.alternatives.size() ? b.alternatives[w] : "";
     const std::string answer = alt.empty() || alt == label ? label : label + " " + alt;

@@ -259,7 +259,7 @@ void Routes::decision_form(const ojson& body, const ojson& schema_in,
     apply_defaults(schema_json, options_);
     auto schema = parse_schema(schema_json, "system message (schema)");
     if (!schema) return reply_error(res, 400, schema.error().message);
-    json state;
+    ojson state;  // in the caller's key order: the prompt shows it as written
     JsonInputError state_error;
     if (!parse_json_input_raw(state_text_in, state, state_error))
         return reply_error(res, 400,
@@ -277,11 +277,15 @@ void Routes::decision_form(const ojson& body, const ojson& schema_in,
         auto plan = build_plan(request.schema, request.state, engine_->tokenizer(), po);
         if (!plan) return reply_error(res, 400, plan.error().message);
         for (const auto& g : plan->groups)
-            if (static_cast<int>(g.prompt_ids.size()) + g.width > options_.max_model_len)
+            if (static_cast<int>(g.prompt_ids.size()) + request.schema.think + g.width >
+                options_.max_model_len)
                 return reply_error(
                     res, 400,
-                    "prompt of " + std::to_string(g.prompt_ids.size()) +
-                        " tokens plus a canvas of " + std::to_string(g.width) +
+                    "prompt of " + std::to_string(g.prompt_ids.size()) + " tokens" +
+                        (request.schema.think > 0
+                             ? ", a thought of up to " + std::to_string(request.schema.think)
+                             : std::string()) +
+                        " plus a canvas of " + std::to_string(g.width) +
                         " exceeds MAX_MODEL_LEN=" + std::to_string(options_.max_model_len));
     }
     auto admission = admit(res);
@@ -601,7 +605,7 @@ void Routes::systemone(const httplib::Request& req, httplib::Response& res) {
         questions.push_back(std::move(q));
     }
     for (const char* key : {"instructions", "samples", "auto_max", "auto_threshold", "steps",
-                            "layout", "isolate", "seed_token"})
+                            "think", "layout", "isolate", "seed_token"})
         if (b.contains(key)) schema_json[key] = b[key];
     schema_json["questions"] = std::move(questions);
     apply_defaults(schema_json, options_);
@@ -609,7 +613,7 @@ void Routes::systemone(const httplib::Request& req, httplib::Response& res) {
     if (!schema) return reply_error(res, 422, schema.error().message, "validation_error");
     auto seed = seed_of(b, 42, res);
     if (!seed) return;
-    DecideRequest request{std::move(*schema), json(b["state"]), *seed};
+    DecideRequest request{std::move(*schema), b["state"], *seed};
 
     auto admission = admit(res);
     if (!admission) return;
