@@ -25,11 +25,14 @@ using cli::fixed;
 using cli::pad;
 
 void print_stats(const core::Decision& d, std::ostream& out) {
-    out << pad("question", 14) << pad("answer", 22) << pad("p", 8) << pad("hesitation", 24)
+    // The id column fits the longest id (dgem's policies have ids like "primary_category").
+    size_t id_width = 14;
+    for (const auto& q : d.questions) id_width = std::max(id_width, q.id.size() + 2);
+    out << pad("question", id_width) << pad("answer", 22) << pad("p", 8) << pad("hesitation", 24)
         << pad("stderr", 9) << pad("agreement", 11) << "reads\n";
     for (const auto& q : d.questions) {
         if (q.skipped) {
-            out << pad(q.id, 14) << core::skip_text(q) << "\n";
+            out << pad(q.id, id_width) << core::skip_text(q) << "\n";
             continue;
         }
         std::string answer = q.labels.empty() ? "" : q.labels[q.winner];
@@ -38,7 +41,7 @@ void print_stats(const core::Decision& d, std::ostream& out) {
             answer = q.alternatives[q.winner] + " (" + answer + ")";
         const size_t n = q.per_read.size();
         int agree = static_cast<int>(std::lround(q.agreement * static_cast<double>(n)));
-        out << pad(q.id, 14) << pad(answer, 22) << pad(fixed(q.confidence, 3), 8)
+        out << pad(q.id, id_width) << pad(answer, 22) << pad(fixed(q.confidence, 3), 8)
             << pad(std::string(core::to_string(q.hesitation_class())) + " " +
                        fixed(100 * q.hesitation, 0) + "%",
                    24)
@@ -48,7 +51,7 @@ void print_stats(const core::Decision& d, std::ostream& out) {
     out << "\nprobabilities:\n";
     for (const auto& q : d.questions) {
         if (q.skipped) continue;
-        out << "  " << pad(q.id, 12);
+        out << "  " << pad(q.id, id_width - 2);
         for (size_t i = 0; i < q.mean.size() && i < q.alternatives.size(); ++i) {
             out << " " << q.alternatives[i] << " " << fixed(q.mean[i], 3);
             if (i < q.stderr_labels.size()) out << " ±" << fixed(q.stderr_labels[i], 3);

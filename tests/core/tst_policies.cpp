@@ -129,10 +129,10 @@ class PoliciesTest : public QObject {
         QCOMPARE(q[2]["id"], json("sentiment"));
         QCOMPARE(q[2]["type"], json("score"));
         QCOMPARE(q[2]["levels"], json({"calm", "frustrated", "furious"}));
-        QCOMPARE(r->state["ticket"], p->sample_variables["ticket"]);
-        QCOMPARE(r->schema["samples"], json("auto"));
-        QCOMPARE(r->schema["layout"], json("document_first"));
-        QCOMPARE(r->schema["seed_token"], json("random"));
+        QCOMPARE(json(r->state["ticket"]), p->sample_variables["ticket"]);
+        QCOMPARE(json(r->schema["samples"]), json("auto"));
+        QCOMPARE(json(r->schema["layout"]), json("document_first"));
+        QCOMPARE(json(r->schema["seed_token"]), json("random"));
     }
 
     void missingVariablesFallBackToTheTemplateDefault() {
@@ -140,28 +140,28 @@ class PoliciesTest : public QObject {
         QVERIFY(p.has_value());
         auto r = core::render_policy(*p, {});
         QVERIFY2(r.ok(), error_of(r).c_str());
-        QCOMPARE(r->state, json({{"ticket", "No ticket text provided"}}));
-        QCOMPARE(r->schema["samples"], json("auto"));
+        QCOMPARE(json(r->state), json({{"ticket", "No ticket text provided"}}));
+        QCOMPARE(json(r->schema["samples"]), json("auto"));
         // A blank value counts as unset (dgem's default); other values pass through as strings.
         auto r2 = core::render_policy(*p, {{"ticket", "   "},
                                            {"samples", "4"},
                                            {"layout", "schema_first"},
                                            {"seed_token", "fixed"}});
         QVERIFY2(r2.ok(), error_of(r2).c_str());
-        QCOMPARE(r2->state["ticket"], json("No ticket text provided"));
-        QCOMPARE(r2->schema["samples"], json("4"));
-        QCOMPARE(r2->schema["layout"], json("schema_first"));
-        QCOMPARE(r2->schema["seed_token"], json("fixed"));
+        QCOMPARE(json(r2->state["ticket"]), json("No ticket text provided"));
+        QCOMPARE(json(r2->schema["samples"]), json("4"));
+        QCOMPARE(json(r2->schema["layout"]), json("schema_first"));
+        QCOMPARE(json(r2->schema["seed_token"]), json("fixed"));
         // Quotes, newlines and markup in a variable stay one JSON string.
         auto r3 = core::render_policy(*p, {{"ticket", "He said \"now\"\n<b>&</b> é"}});
         QVERIFY2(r3.ok(), error_of(r3).c_str());
-        QCOMPARE(r3->state["ticket"], json("He said \"now\"\n<b>&</b> é"));
+        QCOMPARE(json(r3->state["ticket"]), json("He said \"now\"\n<b>&</b> é"));
 
         auto contract = core::shipped_policy("contract_audit");
         QVERIFY(contract.has_value());
         auto c = core::render_policy(*contract, {});
         QVERIFY2(c.ok(), error_of(c).c_str());
-        QCOMPARE(c->schema["samples"], json(1));
+        QCOMPARE(json(c->schema["samples"]), json(1));
         VERIFY_CONTAINS(c->schema["instructions"].get<std::string>(),
                         "a clause of a vendor contract");
     }
@@ -172,10 +172,10 @@ class PoliciesTest : public QObject {
         auto r =
             core::render_policy(*p, {{"history", R"(["read_files: a.cpp", "run_tests: ok"])"}});
         QVERIFY2(r.ok(), error_of(r).c_str());
-        QCOMPARE(r->state["history"], json({"read_files: a.cpp", "run_tests: ok"}));
+        QCOMPARE(json(r->state["history"]), json({"read_files: a.cpp", "run_tests: ok"}));
         auto none = core::render_policy(*p, {});
         QVERIFY2(none.ok(), error_of(none).c_str());
-        QCOMPARE(none->state["history"], json::array());
+        QCOMPARE(json(none->state["history"]), json::array());
     }
 
     void dgemVariableRules() {
@@ -212,7 +212,7 @@ class PoliciesTest : public QObject {
         QCOMPARE(p->sample_variables, json({{"text", "hello"}}));
         auto r = core::render_policy(*p, core::variables_from_json(p->sample_variables));
         QVERIFY2(r.ok(), error_of(r).c_str());
-        QCOMPARE(r->state, json({{"text", "hello"}}));
+        QCOMPARE(json(r->state), json({{"text", "hello"}}));
         // A byte-order mark is dropped.
         write_file(root / "bom.json.tmpl", "\xEF\xBB\xBF{\"schema\": {\"questions\": []}}");
         auto bom = core::load_policy_file(root / "bom.json.tmpl");
@@ -220,7 +220,7 @@ class PoliciesTest : public QObject {
         QCOMPARE(bom->source.substr(0, 1), std::string("{"));
         auto rb = core::render_policy(*bom, {{"x", "1"}});
         QVERIFY2(rb.ok(), error_of(rb).c_str());
-        QCOMPARE(rb->state, json({{"x", "1"}}));  // no state written: the variables (as dgem)
+        QCOMPARE(json(rb->state), json({{"x", "1"}}));  // no state written: the variables (as dgem)
     }
 
     void folderLoadingReportsBadFilesWithoutStopping() {
@@ -333,9 +333,9 @@ class PoliciesTest : public QObject {
                                                     "flat"),
                                         {{"t", "doc"}});
         QVERIFY2(flat.ok(), error_of(flat).c_str());
-        QCOMPARE(flat->state, json({{"t", "doc"}, {"input", "doc"}}));
+        QCOMPARE(json(flat->state), json({{"t", "doc"}, {"input", "doc"}}));
         QVERIFY(!flat->schema.contains("input"));
-        QCOMPARE(flat->schema["questions"][0]["name"], json("q"));
+        QCOMPARE(json(flat->schema["questions"][0]["name"]), json("q"));
     }
 };
 
