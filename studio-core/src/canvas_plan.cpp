@@ -400,16 +400,13 @@ Result<CanvasPlan> build_plan(const Schema& schema, const nlohmann::ordered_json
     for (size_t g = 0; g < groups.size(); ++g) {
         ReadGroup& group = groups[g];
         group.seed = plan.seed + kGroupSeedStep * (options.first_group + g);
-        if (plan.staged) {
-            // Every stage's prompt lists every question (the reference's "full" chunk prompt).
-            group.question_text = question_text(schema, every, plan.indexed);
-            group.messages = prompt_messages(plan.layout, group.question_text, plan.state_text);
-            group.prompt_ids = prefix.prompt_ids;
-        } else {
-            group.question_text = question_text(schema, group.questions, plan.indexed);
-            group.messages = prompt_messages(plan.layout, group.question_text, plan.state_text);
-            group.prompt_ids = tokenizer.encode(render_chat(group.messages));
-        }
+        // A stage's prompt lists every question (the reference's "full" chunk prompt) and is
+        // the shared prefix; a single-pass group's lists its own questions.
+        group.question_text =
+            question_text(schema, plan.staged ? every : group.questions, plan.indexed);
+        group.messages = prompt_messages(plan.layout, group.question_text, plan.state_text);
+        group.prompt_ids =
+            plan.staged ? prefix.prompt_ids : tokenizer.encode(render_chat(group.messages));
         if (auto ok = resolve_slots(schema, group, plan.indexed, tokenizer, head, prefix.lead,
                                     plan.canvas_length, options.max_label_ids);
             !ok)

@@ -78,13 +78,6 @@ std::optional<SkipReason> unmet_condition(
     return std::nullopt;
 }
 
-std::string describe(const SkipReason& reason) {
-    std::string wanted;
-    for (const auto& w : reason.wanted) wanted += (wanted.empty() ? "" : " or ") + w;
-    return "ask_if " + reason.because + ": " + wanted + " wanted, " +
-           (reason.was ? "was " + *reason.was : std::string("was skipped"));
-}
-
 std::vector<TokenId> staged_prompt_ids(const Schema& schema, const nlohmann::ordered_json& state,
                                        Layout layout, const engine::Tokenizer& tokenizer) {
     std::vector<TokenId> ids = tokenizer.encode(render_chat(full_messages(schema, state, layout)));

@@ -47,9 +47,6 @@ struct SkipReason {
 std::optional<SkipReason> unmet_condition(
     const Question& question, const std::map<std::string, std::optional<std::string>>& answers);
 
-// "ask_if active_breach: yes wanted, was no" (or "... was skipped").
-std::string describe(const SkipReason& reason);
-
 // What every read of a multi-pass decision starts from.
 struct ReadPrefix {
     std::vector<TokenId> prompt_ids;  // the whole prompt, up to where the canvas begins
