@@ -580,4 +580,11 @@ nlohmann::ordered_json schema_to_json(const Schema& schema) {
     return out;
 }
 
+bool is_schema_setting(std::string_view key) {
+    static constexpr std::string_view kSettings[] = {"samples",        "layout",  "seed_token",
+                                                     "isolate",        "steps",   "think",
+                                                     "auto_threshold", "auto_max"};
+    return std::find(std::begin(kSettings), std::end(kSettings), key) != std::end(kSettings);
+}
+
 }  // namespace core

@@ -4,10 +4,16 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
+#include <QKeyEvent>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
+#include "core/schema.h"
+#include "core/template.h"
 #include "ui/editor/policy_document.h"
 
 namespace ui {
@@ -21,10 +27,32 @@ void VariablesModel::setVariables(const nlohmann::json& variables) {
     endResetModel();
 }
 
+void VariablesModel::setTemplateReads(std::vector<std::string> names) {
+    // Inputs before settings, each in the order the template reads them.
+    std::stable_partition(names.begin(), names.end(),
+                          [](const std::string& n) { return !core::is_schema_setting(n); });
+    if (names == reads_) return;
+    beginResetModel();
+    reads_ = std::move(names);
+    endResetModel();
+}
+
+bool VariablesModel::isRead(const std::string& key) const {
+    return std::find(reads_.begin(), reads_.end(), key) != reads_.end();
+}
+
 std::vector<std::string> VariablesModel::keys() const {
     std::vector<std::string> k;
-    for (auto it = variables_.begin(); it != variables_.end(); ++it) k.push_back(it.key());
+    for (const auto& name : reads_)
+        if (variables_.contains(name)) k.push_back(name);
+    for (auto it = variables_.begin(); it != variables_.end(); ++it)
+        if (!isRead(it.key())) k.push_back(it.key());
     return k;
+}
+
+QString VariablesModel::keyAt(int row) const {
+    const auto k = keys();
+    return row >= 0 && row < int(k.size()) ? QString::fromStdString(k[size_t(row)]) : QString();
 }
 
 int VariablesModel::rowCount(const QModelIndex& parent) const {
@@ -37,8 +65,16 @@ int VariablesModel::columnCount(const QModelIndex& parent) const {
 QVariant VariablesModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
     const std::string key = keys()[static_cast<size_t>(index.row())];
+    if (role == Qt::ForegroundRole && !reads_.empty() && !isRead(key))
+        return QPalette().brush(QPalette::Disabled, QPalette::Text);
     if (role != Qt::DisplayRole && role != Qt::EditRole && role != Qt::ToolTipRole) return {};
-    if (index.column() == 0) return QString::fromStdString(key);
+    if (index.column() == 0) {
+        if (role != Qt::ToolTipRole) return QString::fromStdString(key);
+        if (reads_.empty()) return {};
+        if (!isRead(key)) return tr("The template does not read this variable");
+        return core::is_schema_setting(key) ? tr("A run setting the template reads")
+                                            : tr("An input the template reads");
+    }
     const auto& value = variables_[key];
     const QString text =
         QString::fromStdString(value.is_string() ? value.get<std::string>() : value.dump());
@@ -90,6 +126,67 @@ void VariablesModel::removeVariable(int row) {
     Q_EMIT variablesEdited(variables_);
 }
 
+namespace {
+// Values as several lines: the row shows up to kShownLines wrapped lines, the editor is a plain
+// text box (Return starts a new line; Ctrl+Return or leaving the cell commits; Esc cancels).
+class ValueDelegate : public QStyledItemDelegate {
+  public:
+    static constexpr int kShownLines = 5;
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem& option,
+                          const QModelIndex& index) const override {
+        if (index.column() != 1) return QStyledItemDelegate::createEditor(parent, option, index);
+        auto* edit = new QPlainTextEdit(parent);
+        edit->setTabChangesFocus(true);
+        edit->installEventFilter(const_cast<ValueDelegate*>(this));
+        return edit;
+    }
+    void setEditorData(QWidget* editor, const QModelIndex& index) const override {
+        if (auto* edit = qobject_cast<QPlainTextEdit*>(editor))
+            edit->setPlainText(index.data(Qt::EditRole).toString());
+        else
+            QStyledItemDelegate::setEditorData(editor, index);
+    }
+    void setModelData(QWidget* editor, QAbstractItemModel* model,
+                      const QModelIndex& index) const override {
+        if (auto* edit = qobject_cast<QPlainTextEdit*>(editor))
+            model->setData(index, edit->toPlainText(), Qt::EditRole);
+        else
+            QStyledItemDelegate::setModelData(editor, model, index);
+    }
+    void updateEditorGeometry(QWidget* editor, const QStyleOptionViewItem& option,
+                              const QModelIndex& index) const override {
+        // At least a few lines to type in, even on a one-line row.
+        QRect r = option.rect;
+        if (index.column() == 1)
+            r.setHeight(std::max(r.height(), option.fontMetrics.height() * 4 + 8));
+        editor->setGeometry(r);
+    }
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+        QSize size = QStyledItemDelegate::sizeHint(option, index);
+        if (index.column() == 1)
+            size.setHeight(std::min(size.height(), option.fontMetrics.height() * kShownLines + 8));
+        return size;
+    }
+
+  protected:
+    bool eventFilter(QObject* object, QEvent* event) override {
+        auto* edit = qobject_cast<QPlainTextEdit*>(object);
+        if (edit && event->type() == QEvent::KeyPress) {
+            auto* key = static_cast<QKeyEvent*>(event);
+            if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) &&
+                (key->modifiers() & Qt::ControlModifier)) {
+                Q_EMIT const_cast<ValueDelegate*>(this)->commitData(edit);
+                Q_EMIT const_cast<ValueDelegate*>(this)->closeEditor(edit);
+                return true;
+            }
+        }
+        return QStyledItemDelegate::eventFilter(object, event);
+    }
+};
+}  // namespace
+
 VariablesPanel::VariablesPanel(PolicyDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), model_(new VariablesModel(this)) {
     auto* layout = new QVBoxLayout(this);
@@ -100,7 +197,13 @@ VariablesPanel::VariablesPanel(PolicyDocument* document, QWidget* parent)
     view_->horizontalHeader()->setStretchLastSection(true);
     view_->verticalHeader()->hide();
     view_->setWordWrap(true);
-    view_->setEditTriggers(QAbstractItemView::AllEditTriggers);
+    view_->setTextElideMode(Qt::ElideRight);
+    view_->setItemDelegate(new ValueDelegate(view_));
+    view_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    view_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                           QAbstractItemView::AnyKeyPressed);
+    view_->setAccessibleName(tr("Variables"));
     layout->addWidget(view_, 1);
     auto* buttons = new QHBoxLayout;
     auto* add = new QPushButton(tr("Add variable…"), this);
@@ -123,9 +226,16 @@ VariablesPanel::VariablesPanel(PolicyDocument* document, QWidget* parent)
     connect(reset, &QPushButton::clicked, this,
             [this] { document_->setVariables(document_->sampleVariables()); });
     connect(model_, &VariablesModel::variablesEdited, document_, &PolicyDocument::setVariables);
-    auto sync = [this] { model_->setVariables(document_->variables()); };
-    connect(document_, &PolicyDocument::rendered, this, sync);
+    connect(document_, &PolicyDocument::rendered, this, &VariablesPanel::sync);
     sync();
+}
+
+void VariablesPanel::sync() {
+    // A source that does not parse keeps the last order it had.
+    auto reads = core::template_variables_in_order(document_->source().toStdString(),
+                                                   document_->name().toStdString());
+    if (reads) model_->setTemplateReads(std::move(*reads));
+    model_->setVariables(document_->variables());
 }
 
 }  // namespace ui

@@ -1,6 +1,9 @@
 #pragma once
 // The variables a policy renders with: a key/value table seeded from the policy's sample
-// values (<name>.vars.json). Strings are edited as text, anything else as JSON.
+// values (<name>.vars.json). Strings are edited as text (several lines where they are long),
+// anything else as JSON. The rows come in the order that matters to the author: the policy's
+// own inputs in the order the template first reads them (a ticket, a diff), then the run
+// settings it reads (samples, layout, ...), then values the template does not read at all.
 
 #include <QAbstractTableModel>
 #include <QWidget>
@@ -18,6 +21,9 @@ class VariablesModel : public QAbstractTableModel {
   public:
     explicit VariablesModel(QObject* parent = nullptr);
     void setVariables(const nlohmann::json& variables);
+    // The names the template reads, in the order it first reads them.
+    void setTemplateReads(std::vector<std::string> names);
+    QString keyAt(int row) const;
     const nlohmann::json& variables() const { return variables_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -35,7 +41,9 @@ class VariablesModel : public QAbstractTableModel {
 
   private:
     std::vector<std::string> keys() const;
+    bool isRead(const std::string& key) const;
     nlohmann::json variables_ = nlohmann::json::object();
+    std::vector<std::string> reads_;  // inputs first, then settings
 };
 
 class VariablesPanel : public QWidget {
@@ -43,8 +51,10 @@ class VariablesPanel : public QWidget {
   public:
     explicit VariablesPanel(PolicyDocument* document, QWidget* parent = nullptr);
     VariablesModel* model() const { return model_; }
+    QTableView* view() const { return view_; }
 
   private:
+    void sync();
     PolicyDocument* document_;
     VariablesModel* model_;
     QTableView* view_;

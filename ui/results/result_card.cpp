@@ -1,12 +1,19 @@
 // The painted result card (see result_card.h).
 #include "ui/results/result_card.h"
 
+#include <QAccessible>
+#include <QAccessibleWidget>
 #include <QHelpEvent>
+#include <QResizeEvent>
+#include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
 #include <QToolTip>
+#include <algorithm>
 #include <cmath>
+#include <mutex>
 
+#include "core/decision.h"
 #include "ui/results/results_model.h"
 
 namespace ui {
@@ -14,6 +21,12 @@ namespace {
 constexpr int kPad = 10;
 constexpr int kMark = 12;  // agreement mark size
 constexpr int kMarkGap = 3;
+constexpr int kSwatch = 8;
+constexpr int kSwatchGap = 6;  // swatch to label text
+constexpr int kGap = 10;       // between items on one line
+constexpr int kMinTrack = 90;  // narrower than this, labels go above their bars
+
+using Part = ResultCard::Part;
 
 bool dark(const QPalette& p) {
     return p.color(QPalette::Window).lightness() < 128;
@@ -23,12 +36,16 @@ QList<double> means(const QModelIndex& index) {
     return index.data(ResultsModel::MeanRole).value<QList<double>>();
 }
 
-QColor badge_color(const QString& hesitation, const QPalette& palette) {
+QColor badge_color(int hesitation, const QPalette& palette) {
     const bool d = dark(palette);
-    if (hesitation == QLatin1String("Clear"))
-        return d ? QColor(0x2e, 0x9e, 0x5b) : QColor(0x1e, 0x7e, 0x45);
-    if (hesitation == QLatin1String("Somewhat unsure"))
-        return d ? QColor(0xd8, 0x9b, 0x1c) : QColor(0xb2, 0x6b, 0x00);
+    switch (static_cast<core::Hesitation>(hesitation)) {
+        case core::Hesitation::Clear:
+            return d ? QColor(0x2e, 0x9e, 0x5b) : QColor(0x1e, 0x7e, 0x45);
+        case core::Hesitation::SomewhatUnsure:
+            return d ? QColor(0xd8, 0x9b, 0x1c) : QColor(0xb2, 0x6b, 0x00);
+        case core::Hesitation::VeryUnsure:
+            break;
+    }
     return d ? QColor(0xe0, 0x55, 0x55) : QColor(0xc0, 0x2a, 0x2a);
 }
 
@@ -38,14 +55,117 @@ int argmax_of(const QList<double>& v) {
         if (v[i] > v[best]) best = i;
     return best;
 }
+
+// A fraction as the locale writes a percentage ("91.8%", "91,8 %").
+QString percent(double fraction, int decimals) {
+    return QLocale().toString(fraction * 100, 'f', decimals) + QLocale().percent();
+}
+
+// A label that is its own meaning (yes/no) is written once.
+QString label_name(const QStringList& labels, const QStringList& alts, int i) {
+    return labels.value(i) == alts.value(i)
+               ? alts.value(i)
+               : labels.value(i) + QStringLiteral("  ") + alts.value(i);
+}
+
+// Screen-reader text for a card and its bars (see ResultCard::spoken*).
+class LabelBarAccessible;
+
+class ResultCardAccessible : public QAccessibleWidget {
+  public:
+    explicit ResultCardAccessible(ResultCard* card)
+        : QAccessibleWidget(card, QAccessible::Grouping) {}
+    ~ResultCardAccessible() override {
+        for (QAccessible::Id id : child_ids_) QAccessible::deleteAccessibleInterface(id);
+    }
+    ResultCard* card() const { return static_cast<ResultCard*>(widget()); }
+    QString text(QAccessible::Text t) const override {
+        if (t == QAccessible::Name) return card()->spokenSummary();
+        if (t == QAccessible::Description) return card()->spokenDetails();
+        return QAccessibleWidget::text(t);
+    }
+    int childCount() const override { return labelCount(); }
+    QAccessibleInterface* child(int i) const override;
+    int indexOfChild(const QAccessibleInterface* child) const override;
+
+  private:
+    int labelCount() const {
+        return int(card()->index().data(ResultsModel::MeanRole).value<QList<double>>().size());
+    }
+    mutable QList<QAccessible::Id> child_ids_;
+};
+
+// One label's bar: a read-only progress indicator named by the label.
+class LabelBarAccessible : public QAccessibleInterface {
+  public:
+    LabelBarAccessible(ResultCardAccessible* parent, int label) : parent_(parent), label_(label) {}
+    bool isValid() const override { return parent_->isValid(); }
+    QObject* object() const override { return nullptr; }
+    QWindow* window() const override { return parent_->window(); }
+    QAccessibleInterface* parent() const override { return parent_; }
+    QAccessibleInterface* child(int) const override { return nullptr; }
+    int childCount() const override { return 0; }
+    int indexOfChild(const QAccessibleInterface*) const override { return -1; }
+    QAccessibleInterface* childAt(int, int) const override { return nullptr; }
+    QAccessible::Role role() const override { return QAccessible::ProgressBar; }
+    QAccessible::State state() const override {
+        QAccessible::State s;
+        s.readOnly = true;
+        return s;
+    }
+    QString text(QAccessible::Text t) const override {
+        ResultCard* card = parent_->card();
+        const QModelIndex index = card->index();
+        const QStringList alts = index.data(ResultsModel::AlternativesRole).toStringList();
+        if (t == QAccessible::Name) return alts.value(label_);
+        if (t == QAccessible::Description || t == QAccessible::Value)
+            return card->spokenLabel(label_);
+        return {};
+    }
+    void setText(QAccessible::Text, const QString&) override {}
+    QRect rect() const override {
+        ResultCard* card = parent_->card();
+        const QRect r = card->barRect(label_);
+        return QRect(card->mapToGlobal(r.topLeft()), r.size());
+    }
+
+  private:
+    ResultCardAccessible* parent_;
+    int label_;
+};
+
+QAccessibleInterface* ResultCardAccessible::child(int i) const {
+    if (i < 0 || i >= labelCount()) return nullptr;
+    while (child_ids_.size() <= i)
+        child_ids_.append(QAccessible::registerAccessibleInterface(new LabelBarAccessible(
+            const_cast<ResultCardAccessible*>(this), int(child_ids_.size()))));
+    return QAccessible::accessibleInterface(child_ids_[i]);
+}
+
+int ResultCardAccessible::indexOfChild(const QAccessibleInterface* child) const {
+    for (int i = 0; i < child_ids_.size(); ++i)
+        if (QAccessible::accessibleInterface(child_ids_[i]) == child) return i;
+    return -1;
+}
+
+QAccessibleInterface* card_accessible_factory(const QString& class_name, QObject* object) {
+    if (class_name == QLatin1String("ui::ResultCard") && object && object->isWidgetType())
+        return new ResultCardAccessible(static_cast<ResultCard*>(object));
+    return nullptr;
+}
 }  // namespace
 
 ResultCard::ResultCard(const QModelIndex& index, QWidget* parent) : QWidget(parent), index_(index) {
+    static std::once_flag factory;
+    std::call_once(factory, [] { QAccessible::installFactory(card_accessible_factory); });
     setAttribute(Qt::WA_Hover);
     setMouseTracking(true);
     setFocusPolicy(Qt::TabFocus);  // reachable from the keyboard; focus shows a frame
-    setAccessibleName(index.data(Qt::DisplayRole).toString());
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    setAccessibleName(spokenSummary());
+    setAccessibleDescription(spokenDetails());
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
 }
 
 QColor ResultCard::labelColor(int label, const QPalette& palette) {
@@ -55,50 +175,203 @@ QColor ResultCard::labelColor(int label, const QPalette& palette) {
     return dark(palette) ? QColor::fromHsv(hue, 150, 230) : QColor::fromHsv(hue, 200, 190);
 }
 
-int ResultCard::rowHeight() const {
-    return fontMetrics().height() + 8;
-}
-int ResultCard::headerHeight() const {
-    return fontMetrics().height() * 2 + 10;
-}
-int ResultCard::barsTop() const {
-    return kPad + headerHeight();
-}
-int ResultCard::stripTop() const {
-    return barsTop() + rowHeight() * int(means(index_).size()) + fontMetrics().height() + 12;
-}
+ResultCard::Layout ResultCard::layoutFor(int width) const {
+    Layout out;
+    if (!index_.isValid()) return out;
+    QFont bold_font = font();
+    bold_font.setBold(true);
+    const QFontMetrics fm(font()), bfm(bold_font);
+    const int left = kPad, right = width - kPad, inner = std::max(40, right - left);
+    const int line = std::max(fm.height(), bfm.height());
+    auto add = [&out](Part::Kind kind, QRect rect, QString text = {}, int index = -1,
+                      bool bold = false) {
+        out.parts.append(Part{kind, rect, std::move(text), index, bold});
+    };
+    // A text that may not fit `room`: elided only then (a reader sees "…", never a cut glyph).
+    auto fit = [](const QFontMetrics& m, const QString& text, int room) {
+        return m.horizontalAdvance(text) <= room ? text : m.elidedText(text, Qt::ElideRight, room);
+    };
 
-int ResultCard::labelColumnWidth() const {
+    const QString id = index_.data(ResultsModel::IdRole).toString();
     const QStringList labels = index_.data(ResultsModel::LabelsRole).toStringList();
     const QStringList alts = index_.data(ResultsModel::AlternativesRole).toStringList();
-    int w = 60;
-    for (int i = 0; i < alts.size(); ++i)
-        w = std::max(
-            w,
-            fontMetrics().horizontalAdvance(labels.value(i) + QStringLiteral("  ") + alts[i]) + 24);
-    return std::min(w, width() / 3);
+    const QList<double> mean = means(index_);
+    const int winner = index_.data(ResultsModel::WinnerRole).toInt();
+    const QString skipped = index_.data(ResultsModel::SkipRole).toString();
+    int y = kPad;
+
+    // Header: the id, the answer and the badge, on one line where they fit, else flowing on.
+    const QString title = fit(bfm, id, inner);
+    add(Part::Title, QRect(left, y, bfm.horizontalAdvance(title), line), title, -1, true);
+    int x = left + bfm.horizontalAdvance(title) + kGap;
+    const QString answer = skipped.isEmpty() ? tr("→ %1").arg(alts.value(winner)) : tr("→ skipped");
+    const int answer_w = bfm.horizontalAdvance(answer);
+    const QString hesitation =
+        skipped.isEmpty() ? index_.data(ResultsModel::HesitationTextRole).toString() : QString();
+    const int badge_w = hesitation.isEmpty() ? 0 : fm.horizontalAdvance(hesitation) + 16;
+    const int badge_h = line + 4;
+    const int header_h = std::max(line, badge_h) + 2;
+    const int after_badge = badge_w ? badge_w + kGap : 0;
+    if (x + answer_w + after_badge > right) {  // the answer starts the next line
+        y += header_h;
+        x = left;
+    }
+    const QString answer_text = fit(bfm, answer, right - x);
+    add(Part::Answer, QRect(x, y, bfm.horizontalAdvance(answer_text), line), answer_text, -1, true);
+    if (badge_w) {
+        const int end = x + bfm.horizontalAdvance(answer_text) + kGap;
+        if (end + badge_w > right) y += header_h;  // the badge gets a line of its own
+        add(Part::Badge,
+            QRect(right - std::min(badge_w, inner), y - 2, std::min(badge_w, inner), badge_h),
+            fit(fm, hesitation, inner - 16));
+    }
+    y += header_h;
+
+    if (!skipped.isEmpty()) {
+        // No reads, so no bars, badge or draws; say why.
+        const QRect r = fm.boundingRect(QRect(left, y, inner, 10000), Qt::TextWordWrap, skipped);
+        add(Part::Reason, QRect(left, y, inner, r.height()), skipped);
+        out.height = y + r.height() + kPad;
+        return out;
+    }
+
+    // Statistics, flowing onto as many lines as the width needs.
+    QStringList chunks{
+        tr("confidence %1").arg(percent(index_.data(ResultsModel::ConfidenceRole).toDouble(), 1)),
+        tr("entropy %1 nats")
+            .arg(QLocale().toString(index_.data(ResultsModel::EntropyRole).toDouble(), 'f', 3)),
+        tr("hesitation %1").arg(percent(index_.data(ResultsModel::HesitationRole).toDouble(), 0))};
+    if (const QVariant se = index_.data(ResultsModel::StderrRole); se.isValid())
+        chunks << tr("±%1 (stderr)").arg(QLocale().toString(se.toDouble() * 100, 'f', 1));
+    const QString separator = QStringLiteral("  ·  ");
+    QString current;
+    auto flush = [&] {
+        if (current.isEmpty()) return;
+        const QString text = fit(fm, current, inner);
+        add(Part::Stats, QRect(left, y, fm.horizontalAdvance(text), fm.height()), text);
+        y += fm.height() + 2;
+        current.clear();
+    };
+    for (const QString& chunk : chunks) {
+        const QString joined = current.isEmpty() ? chunk : current + separator + chunk;
+        if (!current.isEmpty() && fm.horizontalAdvance(joined) > inner) {
+            flush();
+            current = chunk;
+        } else {
+            current = joined;
+        }
+    }
+    flush();
+    y += 6;
+
+    // Bars: label | track | value on one row, or the label above its track when the labels
+    // would leave the track too little room.
+    const int row_h = line + 8;
+    const int value_w = fm.horizontalAdvance(percent(1.0, 1)) + 4;
+    int label_w = 0;
+    for (int i = 0; i < mean.size(); ++i)
+        label_w = std::max(label_w, bfm.horizontalAdvance(label_name(labels, alts, i)));
+    const int label_col = kSwatch + kSwatchGap + label_w + kGap;
+    const bool stacked = inner - label_col - value_w - kGap < kMinTrack;
+    const auto label_se = index_.data(ResultsModel::StderrLabelsRole).value<QList<double>>();
+    for (int i = 0; i < mean.size(); ++i) {
+        const bool is_winner = i == winner;
+        const QFontMetrics& m = is_winner ? bfm : fm;
+        const int text_room = stacked ? inner - kSwatch - kSwatchGap : label_w;
+        const QString name = fit(m, label_name(labels, alts, i), text_room);
+        add(Part::Swatch, QRect(left, y + row_h / 2 - kSwatch / 2, kSwatch, kSwatch), {}, i);
+        add(Part::Label,
+            QRect(left + kSwatch + kSwatchGap, y + (row_h - line) / 2, m.horizontalAdvance(name),
+                  line),
+            name, i, is_winner);
+        if (stacked) y += row_h - 4;
+        const int track_left = stacked ? left + kSwatch + kSwatchGap : left + label_col;
+        const int track_right = right - value_w - kGap;
+        const QRect track(track_left, y + 3, std::max(10, track_right - track_left), row_h - 6);
+        add(Part::Track, track, {}, i);
+        if (i < label_se.size()) {
+            const double v = std::clamp(mean[i], 0.0, 1.0), s = label_se[i];
+            const int x0 =
+                track.left() + int(std::lround(track.width() * std::clamp(v - s, 0.0, 1.0)));
+            const int x1 =
+                track.left() + int(std::lround(track.width() * std::clamp(v + s, 0.0, 1.0)));
+            add(Part::ErrorBar, QRect(x0, track.center().y() - 4, std::max(1, x1 - x0), 9), {}, i);
+        }
+        const QString value = percent(std::clamp(mean[i], 0.0, 1.0), 1);
+        const QFontMetrics& vm = is_winner ? bfm : fm;
+        add(Part::Value,
+            QRect(right - vm.horizontalAdvance(value), y + (row_h - line) / 2,
+                  vm.horizontalAdvance(value), line),
+            value, i, is_winner);
+        y += row_h;
+    }
+
+    // The agreement strip: marks wrap onto more lines; the agreement text follows the last
+    // mark, or starts a line of its own.
+    const auto per_read = index_.data(ResultsModel::PerReadRole).value<QList<QList<double>>>();
+    if (!per_read.isEmpty()) {
+        y += 6;
+        const QString draws = tr("Draws");
+        add(Part::DrawsLabel, QRect(left, y, fm.horizontalAdvance(draws), fm.height()), draws);
+        const int marks_left = left + fm.horizontalAdvance(draws) + 8;
+        const int strip_line = std::max(kMark + 4, fm.height());
+        int mx = marks_left;
+        for (int k = 0; k < per_read.size(); ++k) {
+            if (mx + kMark > right && mx > marks_left) {
+                mx = marks_left;
+                y += strip_line;
+            }
+            add(Part::Mark, QRect(mx, y + (fm.height() - kMark) / 2, kMark, kMark), {}, k);
+            mx += kMark + kMarkGap;
+        }
+        const QString agreement =
+            tr("agreement %1 of %n draw(s)", nullptr, int(per_read.size()))
+                .arg(percent(index_.data(ResultsModel::AgreementRole).toDouble(), 0));
+        const int agreement_w = fm.horizontalAdvance(agreement);
+        int ax = mx + 10 - kMarkGap;
+        if (ax + agreement_w > right) {
+            ax = left;
+            y += strip_line;
+        }
+        const QString shown = fit(fm, agreement, right - ax);
+        add(Part::Agreement, QRect(ax, y, fm.horizontalAdvance(shown), fm.height()), shown);
+        y += strip_line;
+    }
+    out.height = y + kPad;
+    return out;
+}
+
+int ResultCard::heightForWidth(int width) const {
+    return layoutFor(width).height;
 }
 
 QSize ResultCard::sizeHint() const {
-    const int draws =
-        int(index_.data(ResultsModel::PerReadRole).value<QList<QList<double>>>().size());
-    const int h = stripTop() + (draws > 0 ? kMark + fontMetrics().height() + 6 : 0) + kPad;
-    return {420, h};
+    return {420, heightForWidth(std::max(width(), 420))};
 }
 QSize ResultCard::minimumSizeHint() const {
-    return {280, sizeHint().height()};
+    // The height at the width the card has once laid out (420 before that): layouts that do
+    // not ask heightForWidth still leave room for everything.
+    return {200, heightForWidth(width() >= 200 ? width() : 420)};
+}
+
+void ResultCard::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (heightForWidth(event->size().width()) != heightForWidth(event->oldSize().width()))
+        updateGeometry();
+}
+
+QRect ResultCard::partRect(Part::Kind kind, int index) const {
+    for (const Part& p : parts())
+        if (p.kind == kind && p.index == index) return p.rect;
+    return {};
 }
 
 QRect ResultCard::barRect(int label) const {
-    const int left = kPad + labelColumnWidth();
-    const int right =
-        width() - kPad - fontMetrics().horizontalAdvance(QStringLiteral("100.0%")) - 8;
-    return {left, barsTop() + label * rowHeight() + 3, std::max(10, right - left), rowHeight() - 6};
+    return partRect(Part::Track, label);
 }
 
 QRect ResultCard::drawMarkRect(int draw) const {
-    const int left = kPad + fontMetrics().horizontalAdvance(tr("Draws")) + 8;
-    return {left + draw * (kMark + kMarkGap), stripTop() + 2, kMark, kMark};
+    return partRect(Part::Mark, draw);
 }
 
 void ResultCard::paintEvent(QPaintEvent*) {
@@ -106,8 +379,8 @@ void ResultCard::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     const QPalette pal = palette();
-    const QFontMetrics fm = fontMetrics();
-
+    QFont bold = font();
+    bold.setBold(true);
     // Card background and frame.
     QRectF frame = QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5);
     p.setPen(QPen(hasFocus() ? pal.color(QPalette::Highlight) : pal.color(QPalette::Mid),
@@ -115,140 +388,135 @@ void ResultCard::paintEvent(QPaintEvent*) {
     p.setBrush(pal.color(QPalette::Base));
     p.drawRoundedRect(frame, 6, 6);
 
-    const QStringList labels = index_.data(ResultsModel::LabelsRole).toStringList();
-    const QStringList alts = index_.data(ResultsModel::AlternativesRole).toStringList();
     const QList<double> mean = means(index_);
     const int winner = index_.data(ResultsModel::WinnerRole).toInt();
-    const QString hesitation = index_.data(ResultsModel::HesitationTextRole).toString();
-
-    // Header: id, winner, badge.
-    QFont bold = font();
-    bold.setBold(true);
-    p.setFont(bold);
-    p.setPen(pal.color(QPalette::Text));
-    const QString id = index_.data(ResultsModel::IdRole).toString();
-    p.drawText(QPoint(kPad, kPad + fm.ascent()), id);
-    const QString skipped = index_.data(ResultsModel::SkipRole).toString();
-    if (!skipped.isEmpty()) {
-        // A question its ask_if skipped: no reads, so no bars, badge or draws; say why.
-        p.drawText(QPoint(kPad + QFontMetrics(bold).horizontalAdvance(id) + 10, kPad + fm.ascent()),
-                   tr("→ skipped"));
-        p.setFont(font());
-        p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(QRect(kPad, kPad + fm.height() + 4, width() - 2 * kPad, fm.height() * 2),
-                   Qt::TextWordWrap, skipped);
-        return;
-    }
-    const QString answer = QStringLiteral("→ %1").arg(alts.value(winner));
-    const int id_w = QFontMetrics(bold).horizontalAdvance(id);
-    p.drawText(QPoint(kPad + id_w + 10, kPad + fm.ascent()), answer);
-    // Badge at the top right.
-    const int badge_w = fm.horizontalAdvance(hesitation) + 16;
-    QRectF badge(width() - kPad - badge_w, kPad - 2, badge_w, fm.height() + 4);
-    const QColor badge_bg = badge_color(hesitation, pal);
-    p.setPen(Qt::NoPen);
-    p.setBrush(badge_bg);
-    p.drawRoundedRect(badge, badge.height() / 2, badge.height() / 2);
-    p.setFont(font());
-    p.setPen(badge_bg.lightness() > 150 ? Qt::black : Qt::white);
-    p.drawText(badge, Qt::AlignCenter, hesitation);
-    // Second header line: confidence, entropy, agreement.
-    p.setPen(pal.color(QPalette::PlaceholderText));
-    const QVariant se = index_.data(ResultsModel::StderrRole);
-    QString stats = tr("confidence %1%  ·  entropy %2 nats  ·  hesitation %3%")
-                        .arg(index_.data(ResultsModel::ConfidenceRole).toDouble() * 100, 0, 'f', 1)
-                        .arg(index_.data(ResultsModel::EntropyRole).toDouble(), 0, 'f', 3)
-                        .arg(index_.data(ResultsModel::HesitationRole).toDouble() * 100, 0, 'f', 0);
-    if (se.isValid()) stats += tr("  ·  ±%1 (stderr)").arg(se.toDouble() * 100, 0, 'f', 1);
-    p.drawText(QPoint(kPad, kPad + fm.height() + 4 + fm.ascent()), stats);
-
-    // Bars.
-    const auto label_se = index_.data(ResultsModel::StderrLabelsRole).value<QList<double>>();
-    for (int i = 0; i < mean.size(); ++i) {
-        const QRect track = barRect(i);
-        const int y_text = track.center().y() + fm.ascent() / 2 - 1;
-        // Swatch, label and alternative.
-        p.setPen(Qt::NoPen);
-        p.setBrush(labelColor(i, pal));
-        p.drawRoundedRect(QRectF(kPad, track.center().y() - 4, 8, 8), 2, 2);
-        p.setFont(i == winner ? bold : font());
-        p.setPen(pal.color(QPalette::Text));
-        // A label that is its own meaning (yes/no) is written once.
-        const QString name = labels.value(i) == alts.value(i)
-                                 ? alts.value(i)
-                                 : labels.value(i) + QStringLiteral("  ") + alts.value(i);
-        const QString text = fm.elidedText(name, Qt::ElideRight, labelColumnWidth() - 18);
-        p.drawText(QPoint(kPad + 14, y_text), text);
-        // Track and bar.
-        p.setPen(Qt::NoPen);
-        p.setBrush(pal.color(QPalette::AlternateBase));
-        p.drawRoundedRect(track, 3, 3);
-        const double value = std::clamp(mean[i], 0.0, 1.0);
-        QRectF bar(track.left(), track.top(), track.width() * value, track.height());
-        // The label's own colour (the draw strip's legend), the winner at full strength.
-        QColor fill = labelColor(i, pal);
-        if (i != winner) fill.setAlpha(150);
-        p.setBrush(fill);
-        if (bar.width() > 0.5) p.drawRoundedRect(bar, 3, 3);
-        // Every label's error bar (its stderr over the draws).
-        if (i < label_se.size()) {
-            const double s = label_se[i];
-            const double x0 = track.left() + track.width() * std::clamp(value - s, 0.0, 1.0);
-            const double x1 = track.left() + track.width() * std::clamp(value + s, 0.0, 1.0);
-            const double cy = track.center().y();
-            p.setPen(QPen(pal.color(QPalette::Text), 1.5));
-            p.drawLine(QPointF(x0, cy), QPointF(x1, cy));
-            p.drawLine(QPointF(x0, cy - 4), QPointF(x0, cy + 4));
-            p.drawLine(QPointF(x1, cy - 4), QPointF(x1, cy + 4));
-        }
-        // Percentage.
-        p.setPen(pal.color(QPalette::Text));
-        p.drawText(QPoint(track.right() + 8, y_text),
-                   QStringLiteral("%1%").arg(value * 100, 0, 'f', 1));
-        if (i == winner) {
-            p.setFont(bold);
-        }
-        p.setFont(font());
-    }
-
-    // Agreement strip.
     const auto per_read = index_.data(ResultsModel::PerReadRole).value<QList<QList<double>>>();
-    if (!per_read.isEmpty()) {
-        p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(QPoint(kPad, stripTop() + kMark - 1), tr("Draws"));
-        for (int k = 0; k < per_read.size(); ++k) {
-            const int answer_k = argmax_of(per_read[k]);
-            p.setPen(answer_k == winner ? Qt::NoPen : QPen(pal.color(QPalette::Text), 1));
-            p.setBrush(labelColor(answer_k, pal));
-            p.drawRoundedRect(drawMarkRect(k), 2, 2);
+    const int hesitation = index_.data(ResultsModel::HesitationClassRole).toInt();
+
+    auto text = [&](const Part& part, const QColor& colour) {
+        p.setFont(part.bold ? bold : font());
+        p.setPen(colour);
+        p.drawText(part.rect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, part.text);
+    };
+    for (const Part& part : layoutFor(width()).parts) {
+        switch (part.kind) {
+            case Part::Title:
+            case Part::Answer:
+            case Part::Label:
+            case Part::Value:
+                text(part, pal.color(QPalette::Text));
+                break;
+            case Part::Stats:
+            case Part::DrawsLabel:
+            case Part::Agreement:
+                text(part, pal.color(QPalette::PlaceholderText));
+                break;
+            case Part::Reason:
+                p.setFont(font());
+                p.setPen(pal.color(QPalette::PlaceholderText));
+                p.drawText(part.rect, Qt::TextWordWrap, part.text);
+                break;
+            case Part::Badge: {
+                const QColor bg = badge_color(hesitation, pal);
+                p.setPen(Qt::NoPen);
+                p.setBrush(bg);
+                const QRectF r(part.rect);
+                p.drawRoundedRect(r, r.height() / 2, r.height() / 2);
+                p.setFont(font());
+                p.setPen(bg.lightness() > 150 ? Qt::black : Qt::white);
+                p.drawText(part.rect, Qt::AlignCenter, part.text);
+                break;
+            }
+            case Part::Swatch:
+                p.setPen(Qt::NoPen);
+                p.setBrush(labelColor(part.index, pal));
+                p.drawRoundedRect(QRectF(part.rect), 2, 2);
+                break;
+            case Part::Track: {
+                p.setPen(Qt::NoPen);
+                p.setBrush(pal.color(QPalette::AlternateBase));
+                p.drawRoundedRect(part.rect, 3, 3);
+                const double value = std::clamp(mean.value(part.index), 0.0, 1.0);
+                const QRectF bar(part.rect.left(), part.rect.top(), part.rect.width() * value,
+                                 part.rect.height());
+                p.setBrush(labelColor(part.index, pal));
+                if (bar.width() > 0.5) p.drawRoundedRect(bar, 3, 3);
+                break;
+            }
+            case Part::ErrorBar: {
+                const QRect r = part.rect;
+                const double cy = r.top() + r.height() / 2.0;
+                p.setPen(QPen(pal.color(QPalette::Text), 1.5));
+                p.drawLine(QPointF(r.left(), cy), QPointF(r.right(), cy));
+                p.drawLine(QPointF(r.left(), r.top()), QPointF(r.left(), r.bottom()));
+                p.drawLine(QPointF(r.right(), r.top()), QPointF(r.right(), r.bottom()));
+                break;
+            }
+            case Part::Mark: {
+                const int answer = argmax_of(per_read.value(part.index));
+                p.setPen(answer == winner ? Qt::NoPen : QPen(pal.color(QPalette::Text), 1));
+                p.setBrush(labelColor(answer, pal));
+                p.drawRoundedRect(part.rect, 2, 2);
+                break;
+            }
         }
-        const QRect last = drawMarkRect(int(per_read.size()) - 1);
-        p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(QPoint(last.right() + 10, stripTop() + kMark - 1),
-                   tr("agreement %1% of %n draw(s)", nullptr, int(per_read.size()))
-                       .arg(index_.data(ResultsModel::AgreementRole).toDouble() * 100, 0, 'f', 0));
     }
+}
+
+QString ResultCard::spokenLabel(int label) const {
+    const QStringList alts = index_.data(ResultsModel::AlternativesRole).toStringList();
+    const QList<double> mean = means(index_);
+    const auto label_se = index_.data(ResultsModel::StderrLabelsRole).value<QList<double>>();
+    const QString value = QLocale().toString(mean.value(label) * 100, 'f', 1);
+    if (label < label_se.size())
+        return tr("%1, %2 percent, plus or minus %3")
+            .arg(alts.value(label), value, QLocale().toString(label_se[label] * 100, 'f', 1));
+    return tr("%1, %2 percent").arg(alts.value(label), value);
+}
+
+QString ResultCard::spokenSummary() const {
+    if (!index_.isValid()) return {};
+    const QString id = index_.data(ResultsModel::IdRole).toString();
+    const QString skipped = index_.data(ResultsModel::SkipRole).toString();
+    if (!skipped.isEmpty()) return tr("%1: skipped, %2").arg(id, skipped);
+    const QStringList alts = index_.data(ResultsModel::AlternativesRole).toStringList();
+    const int winner = index_.data(ResultsModel::WinnerRole).toInt();
+    return tr("%1: %2, %3 percent, %4")
+        .arg(id, alts.value(winner), QLocale().toString(means(index_).value(winner) * 100, 'f', 1),
+             index_.data(ResultsModel::HesitationTextRole).toString().toLower());
+}
+
+QString ResultCard::spokenDetails() const {
+    if (!index_.isValid() || !index_.data(ResultsModel::SkipRole).toString().isEmpty()) return {};
+    QStringList parts;
+    for (int i = 0; i < means(index_).size(); ++i) parts << spokenLabel(i);
+    const auto per_read = index_.data(ResultsModel::PerReadRole).value<QList<QList<double>>>();
+    if (!per_read.isEmpty())
+        parts << tr("the noise draws agree %1 percent of %n draw(s)", nullptr, int(per_read.size()))
+                     .arg(QLocale().toString(
+                         index_.data(ResultsModel::AgreementRole).toDouble() * 100, 'f', 0));
+    return parts.join(QStringLiteral("; "));
 }
 
 QString ResultCard::toolTipAt(const QPoint& pos) const {
     const QStringList labels = index_.data(ResultsModel::LabelsRole).toStringList();
     const QStringList alts = index_.data(ResultsModel::AlternativesRole).toStringList();
     const auto per_read = index_.data(ResultsModel::PerReadRole).value<QList<QList<double>>>();
-    for (int k = 0; k < per_read.size(); ++k) {
-        if (!drawMarkRect(k).adjusted(-1, -1, 1, 1).contains(pos)) continue;
-        QStringList lines{tr("Draw %1: %2").arg(k + 1).arg(alts.value(argmax_of(per_read[k])))};
-        for (int i = 0; i < per_read[k].size(); ++i)
-            lines << QStringLiteral("%1 %2: %3%")
-                         .arg(labels.value(i), alts.value(i))
-                         .arg(per_read[k][i] * 100, 0, 'f', 1);
-        return lines.join(QLatin1Char('\n'));
-    }
     const QList<double> mean = means(index_);
-    for (int i = 0; i < mean.size(); ++i)
-        if (barRect(i).contains(pos))
-            return tr("%1 (label %2): mean %3%")
-                .arg(alts.value(i), labels.value(i))
-                .arg(mean[i] * 100, 0, 'f', 2);
+    for (const Part& part : parts()) {
+        if (part.kind == Part::Mark && part.rect.adjusted(-1, -1, 1, 1).contains(pos)) {
+            const int k = part.index;
+            QStringList lines{tr("Draw %1: %2").arg(k + 1).arg(alts.value(argmax_of(per_read[k])))};
+            for (int i = 0; i < per_read[k].size(); ++i)
+                lines << tr("%1 %2: %3")
+                             .arg(labels.value(i), alts.value(i), percent(per_read[k][i], 1));
+            return lines.join(QLatin1Char('\n'));
+        }
+        if (part.kind == Part::Track && part.rect.contains(pos))
+            return tr("%1 (label %2): mean %3")
+                .arg(alts.value(part.index), labels.value(part.index),
+                     percent(mean.value(part.index), 2));
+    }
     return {};
 }
 

@@ -1,8 +1,13 @@
 #pragma once
-// One question's result, painted from its ResultsModel row: horizontal probability bars (the
-// winner marked, a stderr error bar on it), a hesitation badge, confidence and entropy, and the
-// noise-draw agreement strip (one mark per draw coloured by that draw's answer; hover shows its
-// probabilities). Colours derive from the palette, so light and dark themes both work.
+// One question's result, painted from its ResultsModel row: horizontal probability bars with
+// every label's stderr error bar (the winner in bold), a hesitation badge, confidence and
+// entropy, and the noise-draw agreement strip (one mark per draw coloured by that draw's answer;
+// hover shows its probabilities). Colours derive from the palette, so light and dark themes both
+// work; a label's legend swatch, its bar and its draw marks share one colour.
+//
+// The card lays itself out for its width (layoutFor): header items and statistics flow onto
+// more lines, and labels too long for a column go above their bars, so nothing is clipped at
+// any width; the height follows (heightForWidth). Tests read the same layout to check that.
 
 #include <QPersistentModelIndex>
 #include <QWidget>
@@ -12,28 +17,62 @@ namespace ui {
 class ResultCard : public QWidget {
     Q_OBJECT
   public:
+    // One painted element and where it goes.
+    struct Part {
+        enum Kind {
+            Title,      // the question id
+            Answer,     // "→ winner" (or "→ skipped")
+            Badge,      // the hesitation class
+            Stats,      // one line of confidence, entropy, hesitation, stderr
+            Reason,     // why an ask_if skipped the question
+            Swatch,     // a label's colour (the legend)
+            Label,      // a label and its meaning
+            Track,      // a label's bar track; the bar fills it by the label's mean
+            ErrorBar,   // the label's mean ± its stderr, inside the track
+            Value,      // the label's percentage
+            DrawsLabel, // "Draws"
+            Mark,       // one noise draw, coloured by its answer
+            Agreement,  // "agreement 75% of 4 draws"
+        };
+        Kind kind;
+        QRect rect;
+        QString text;    // what is drawn, for the text kinds
+        int index = -1;  // the label (Swatch, Label, Track, ErrorBar, Value) or draw (Mark)
+        bool bold = false;
+    };
+    struct Layout {
+        QList<Part> parts;
+        int height = 0;
+    };
+
     ResultCard(const QModelIndex& index, QWidget* parent = nullptr);
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
     QModelIndex index() const { return index_; }
 
-    // Geometry of what is painted, for hover text and tests.
+    // The layout at a width, and at the card's current width.
+    Layout layoutFor(int width) const;
+    QList<Part> parts() const { return layoutFor(width()).parts; }
     QRect barRect(int label) const;      // the full track of a label's bar
     QRect drawMarkRect(int draw) const;  // one agreement mark
     QString toolTipAt(const QPoint& pos) const;
-    // The category colour of a label (used by bars' swatches and the strip).
+    // The category colour of a label (used by bars' swatches, the bars and the strip).
     static QColor labelColor(int label, const QPalette& palette);
+
+    // What a screen reader says: "urgent: no, 91.8 percent, somewhat unsure", and every label.
+    QString spokenSummary() const;
+    QString spokenDetails() const;
+    QString spokenLabel(int label) const;  // "billing, 5.3 percent, plus or minus 2.1"
 
   protected:
     void paintEvent(QPaintEvent* event) override;
     bool event(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
   private:
-    int rowHeight() const;
-    int headerHeight() const;
-    int barsTop() const;
-    int stripTop() const;
-    int labelColumnWidth() const;
+    QRect partRect(Part::Kind kind, int index) const;
     QPersistentModelIndex index_;
 };
 

@@ -23,6 +23,7 @@ class ResultsModel : public QAbstractListModel {
         EntropyRole,         // double (nats)
         HesitationRole,      // double (entropy / ln |labels|)
         HesitationTextRole,  // "Clear", "Somewhat unsure", "Very unsure"
+        HesitationClassRole,  // int: core::Hesitation (colours, independent of the language)
         StderrRole,          // double, or invalid when there was one read
         StderrLabelsRole,    // QList<double>: every label's stderr (empty with one read)
         AgreementRole,       // double

@@ -9,7 +9,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -40,11 +39,12 @@ ResultsView::ResultsView(ResultsModel* model, HistoryModel* history, QWidget* pa
     top->addWidget(copy_);
     outer->addLayout(top);
 
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->setObjectName(QStringLiteral("resultsSplitter"));
-    auto* scroll = new QScrollArea(splitter);
+    // The cards take the room; the timings and the (collapsible) history sit below them.
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("cardsScroll"));
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // cards wrap, never scroll
     auto* holder = new QWidget(scroll);
     cards_layout_ = new QVBoxLayout(holder);
     placeholder_ =
@@ -74,28 +74,37 @@ ResultsView::ResultsView(ResultsModel* model, HistoryModel* history, QWidget* pa
     cards_layout_->addWidget(placeholder_);
     cards_layout_->addStretch();
     scroll->setWidget(holder);
+    outer->addWidget(scroll, 1);
 
-    auto* bottom = new QWidget(splitter);
-    auto* bottom_layout = new QVBoxLayout(bottom);
-    bottom_layout->setContentsMargins(0, 0, 0, 0);
-    timings_ = new QLabel(bottom);
+    timings_ = new QLabel(this);
     timings_->setObjectName(QStringLiteral("timings"));
     timings_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     timings_->setWordWrap(true);
-    bottom_layout->addWidget(timings_);
-    auto* history_label = new QLabel(tr("&History"), bottom);
-    history_view_ = new QListView(bottom);
+    outer->addWidget(timings_);
+    history_toggle_ = new QToolButton(this);
+    history_toggle_->setObjectName(QStringLiteral("historyToggle"));
+    history_toggle_->setCheckable(true);
+    history_toggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    history_toggle_->setArrowType(Qt::RightArrow);
+    history_toggle_->setAutoRaise(true);
+    history_toggle_->setToolTip(tr("Show or hide the last runs (Alt+H)"));
+    history_view_ = new QListView(this);
     history_view_->setObjectName(QStringLiteral("historyList"));
     history_view_->setModel(history_);
     history_view_->setUniformItemSizes(true);
-    history_label->setBuddy(history_view_);
-    bottom_layout->addWidget(history_label);
-    bottom_layout->addWidget(history_view_);
-    splitter->addWidget(scroll);
-    splitter->addWidget(bottom);
-    splitter->setStretchFactor(0, 4);
-    splitter->setStretchFactor(1, 1);
-    outer->addWidget(splitter, 1);
+    history_view_->setAccessibleName(tr("History"));
+    history_view_->setMaximumHeight(history_view_->fontMetrics().height() * 8);
+    history_view_->hide();
+    outer->addWidget(history_toggle_);
+    outer->addWidget(history_view_);
+    connect(history_toggle_, &QToolButton::toggled, this, &ResultsView::setHistoryOpen);
+    auto count_history = [this] {
+        history_toggle_->setText(tr("&History (%1)").arg(history_->rowCount()));
+    };
+    connect(history_, &QAbstractItemModel::rowsInserted, this, count_history);
+    connect(history_, &QAbstractItemModel::rowsRemoved, this, count_history);
+    connect(history_, &QAbstractItemModel::modelReset, this, count_history);
+    count_history();
 
     connect(copy_, &QPushButton::clicked, this,
             [this] { QApplication::clipboard()->setText(decisionJson()); });
@@ -111,6 +120,16 @@ ResultsView::ResultsView(ResultsModel* model, HistoryModel* history, QWidget* pa
 
 QList<ResultCard*> ResultsView::cards() const {
     return findChildren<ResultCard*>();
+}
+
+void ResultsView::setHistoryOpen(bool open) {
+    if (history_toggle_->isChecked() != open) history_toggle_->setChecked(open);
+    history_toggle_->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+    history_view_->setVisible(open);
+}
+
+bool ResultsView::historyOpen() const {
+    return history_toggle_->isChecked();
 }
 
 QString ResultsView::timingsText() const {

@@ -1,6 +1,7 @@
 #pragma once
 // The results panel: a card per question (from ResultsModel), the run's timings, Copy as JSON,
-// a progress line while a run is going, errors inline, and the history of the last runs.
+// a progress line while a run is going, errors inline, and the history of the last runs
+// (collapsible, below the cards).
 
 #include <QWidget>
 
@@ -26,6 +27,11 @@ class ResultsView : public QWidget {
     QString timingsText() const;
     QToolButton* thoughtToggle() const { return thought_toggle_; }
     QPlainTextEdit* thoughtText() const { return thought_text_; }
+    QToolButton* historyToggle() const { return history_toggle_; }
+    QListView* historyView() const { return history_view_; }
+    // The history list below the cards, collapsed by default so the cards get the room.
+    void setHistoryOpen(bool open);
+    bool historyOpen() const;
     // The current decision as the structured server's chat JSON.
     QString decisionJson() const;
 
@@ -47,6 +53,7 @@ class ResultsView : public QWidget {
     QProgressBar* progress_;
     QPushButton* copy_;
     QListView* history_view_;
+    QToolButton* history_toggle_;
     QLabel* placeholder_;
     // What the model wrote before the read (schema "think"): collapsed under its toggle.
     QToolButton* thought_toggle_;

@@ -84,6 +84,11 @@ inline constexpr int kMaxSteps = 8;
 // The longest thought a schema may ask for; a longer one must also fit the served context.
 inline constexpr int kMaxThink = 4096;
 
+// The schema's run settings, as a template names them (samples, layout, seed_token, isolate,
+// steps, think, auto_threshold, auto_max): a template variable of one of these names tunes how
+// the policy reads rather than what it reads.
+bool is_schema_setting(std::string_view key);
+
 std::string_view to_string(QuestionType type);  // "noul", "choice", "score"
 std::string_view to_string(Layout layout);      // "document_first", "schema_first"
 std::string_view to_string(Isolate isolate);    // "auto", "none", "noul", "all"

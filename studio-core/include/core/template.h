@@ -67,6 +67,9 @@ Result<RenderedTemplate> render_template_traced(std::string_view source, const n
 // render_template's ("file:line:col: message").
 Result<std::vector<std::string>> template_variables(std::string_view source,
                                                     std::string_view file_name);
+// The same names in the order the template first reads them (source order).
+Result<std::vector<std::string>> template_variables_in_order(std::string_view source,
+                                                             std::string_view file_name);
 
 // "line:col" (1-based; the column counts UTF-8 characters) of a byte offset in `text`.
 std::string text_position(std::string_view text, std::size_t offset);

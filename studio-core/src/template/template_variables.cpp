@@ -19,7 +19,12 @@ using tmpl::Pipeline;
 
 class VariableCollector {
   public:
-    std::set<std::string> names;
+    // Every name once, in the order the template first reads it.
+    std::vector<std::string> names;
+
+    void insert(const std::string& name) {
+        if (seen_.insert(name).second) names.push_back(name);
+    }
 
     // `at_root`: whether dot is the root data where this pipeline runs.
     void pipeline(const Pipeline* pipe, bool at_root) {
@@ -29,10 +34,10 @@ class VariableCollector {
                 const Arg& a = cmd.args[i];
                 switch (a.kind) {
                     case ArgKind::Field:
-                        if (at_root && !a.fields.empty()) names.insert(a.fields.front());
+                        if (at_root && !a.fields.empty()) insert(a.fields.front());
                         break;
                     case ArgKind::Variable:
-                        if (a.name == "$" && !a.fields.empty()) names.insert(a.fields.front());
+                        if (a.name == "$" && !a.fields.empty()) insert(a.fields.front());
                         break;
                     case ArgKind::Paren:
                         pipeline(a.pipe.get(), at_root);
@@ -50,7 +55,7 @@ class VariableCollector {
                                           object.fields.empty());
                 const Arg& key = cmd.args[2];
                 if (root_object && key.kind == ArgKind::Literal && key.literal.is_string())
-                    names.insert(key.literal.get<std::string>());
+                    insert(key.literal.get<std::string>());
             }
         }
     }
@@ -80,12 +85,22 @@ class VariableCollector {
                 break;
         }
     }
+
+  private:
+    std::set<std::string> seen_;
 };
 
 }  // namespace
 
 Result<std::vector<std::string>> template_variables(std::string_view source,
                                                     std::string_view file_name) {
+    auto names = template_variables_in_order(source, file_name);
+    if (names) std::sort(names->begin(), names->end());
+    return names;
+}
+
+Result<std::vector<std::string>> template_variables_in_order(std::string_view source,
+                                                             std::string_view file_name) {
     // Rendering with no data checks size, UTF-8 and syntax with the renderer's own messages.
     const std::string file(file_name);
     if (source.size() > kTemplateMaxBytes || find_invalid_utf8(source) != std::string_view::npos ||
@@ -97,7 +112,7 @@ Result<std::vector<std::string>> template_variables(std::string_view source,
         const tmpl::ParsedTemplate parsed = tmpl::parse_template(source, kTemplateMaxNesting);
         VariableCollector collector;
         collector.list(parsed.root, true);
-        return std::vector<std::string>(collector.names.begin(), collector.names.end());
+        return std::move(collector.names);
     } catch (const tmpl::TemplateError& e) {
         std::string message = e.message;
         std::replace(message.begin(), message.end(), '\n', ' ');
