@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 
+#include "ui/i18n/translations.h"
 #include "ui/main_window.h"
 #include "ui/theme.h"
 
@@ -21,17 +22,34 @@ int main(int argc, char** argv) {
     QApplication::setApplicationVersion(QStringLiteral(DS_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("decision-studio"));
 
+    // The language before any text: --lang, else the system locale (LANG, LC_MESSAGES, ...).
+    ui::i18n::Translations translations;
+    const QString lang_argument = ui::i18n::languageArgument(QCoreApplication::arguments());
+    translations.install(lang_argument);
+
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Single-pass structured decisions with DiffusionGemma"));
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "main", "Single-pass structured decisions with DiffusionGemma"));
     parser.addHelpOption();
     parser.addVersionOption();
-    QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use the dark palette."));
-    QCommandLineOption light(QStringLiteral("light"), QStringLiteral("Use the light palette."));
-    QCommandLineOption policy(QStringLiteral("policy"), QStringLiteral("Open this policy (name)."),
-                              QStringLiteral("NAME"));
-    parser.addOptions({dark, light, policy});
+    QCommandLineOption dark(QStringLiteral("dark"),
+                            QCoreApplication::translate("main", "Use the dark palette."));
+    QCommandLineOption light(QStringLiteral("light"),
+                             QCoreApplication::translate("main", "Use the light palette."));
+    QCommandLineOption policy(QStringLiteral("policy"),
+                              QCoreApplication::translate("main", "Open this policy (name)."),
+                              QCoreApplication::translate("main", "NAME"));
+    QCommandLineOption lang(
+        QStringLiteral("lang"),
+        QCoreApplication::translate("main",
+                                    "Show the Studio in this language: de, ja or en (default: the "
+                                    "system locale's)."),
+        QCoreApplication::translate("main", "LANG"));
+    parser.addOptions({dark, light, policy, lang});
     parser.process(app);
+    if (!lang_argument.isEmpty() &&
+        ui::i18n::resolveLanguage(lang_argument) != lang_argument.left(2).toLower())
+        qWarning("decision-studio: no %s translation; showing English", qPrintable(lang_argument));
 
     const QString theme = qEnvironmentVariable("DS_THEME");
     if (parser.isSet(dark) || theme == QLatin1String("dark"))

@@ -8,6 +8,40 @@
 #include <QThreadPool>
 
 namespace core {
+namespace {
+// The stages the backends report (core/backend.h, local_backend.cpp, remote_backends.cpp) and
+// the numbered ones ("decoding canvas 2") without their number.
+constexpr const char* kStages[] = {
+    QT_TRANSLATE_NOOP("core::BackendRunner", "loading model"),
+    QT_TRANSLATE_NOOP("core::BackendRunner", "planning"),
+    QT_TRANSLATE_NOOP("core::BackendRunner", "encoding"),
+    QT_TRANSLATE_NOOP("core::BackendRunner", "thinking"),
+    QT_TRANSLATE_NOOP("core::BackendRunner", "decoding"),
+    QT_TRANSLATE_NOOP("core::BackendRunner", "generating"),
+    QT_TRANSLATE_NOOP("core::BackendRunner", "waiting for server"),
+    QT_TRANSLATE_NOOP("core::BackendRunner", "reading canvas rows"),
+    QT_TRANSLATE_NOOP("core::BackendRunner", "done"),
+};
+constexpr const char* kNumberedStages[] = {
+    QT_TRANSLATE_NOOP("core::BackendRunner", "decoding canvas %1"),
+};
+}  // namespace
+
+QString progress_stage_text(const QString& stage) {
+    const QByteArray utf8 = stage.toUtf8();
+    for (const char* s : kStages)
+        if (utf8 == s) return QCoreApplication::translate("core::BackendRunner", s);
+    // "<words> <number>": the numbered form with %1.
+    const qsizetype space = stage.lastIndexOf(QLatin1Char(' '));
+    bool numbered = false;
+    const int n = space > 0 ? stage.mid(space + 1).toInt(&numbered) : 0;
+    if (numbered) {
+        const QByteArray pattern = stage.left(space).toUtf8() + " %1";
+        for (const char* s : kNumberedStages)
+            if (pattern == s) return QCoreApplication::translate("core::BackendRunner", s).arg(n);
+    }
+    return stage;
+}
 
 BackendRunner::BackendRunner(QObject* parent) : QObject(parent) {}
 
@@ -59,9 +93,8 @@ bool BackendRunner::start(Work work) {
             Qt::QueuedConnection);
     };
     ProgressFn on_progress = [deliver](const Progress& p) {
-        deliver([stage = QString::fromStdString(p.stage), fraction = p.fraction](BackendRunner& r) {
-            Q_EMIT r.progress(stage, fraction);
-        });
+        deliver([stage = progress_stage_text(QString::fromStdString(p.stage)),
+                 fraction = p.fraction](BackendRunner& r) { Q_EMIT r.progress(stage, fraction); });
     };
     QThreadPool::globalInstance()->start([=]() mutable {
         work(*backend, on_progress, token, deliver);

@@ -1,4 +1,5 @@
 #include "ui/bench/bench_items_model.h"
+#include "ui/i18n/format.h"
 
 #include <QBrush>
 #include <QColor>
@@ -27,13 +28,13 @@ QVariant BenchItemsModel::data(const QModelIndex& index, int role) const {
                                  : QVariant(text(r->predicted));
             case Probability:
                 if (sort) return r->p;
-                return r->p < 0 ? QString() : QString::number(r->p, 'f', 3);
+                return r->p < 0 ? QString() : formatNumber(r->p, 3);
             case Correct:
                 if (sort) return r->correct ? 1 : 0;
                 return r->correct ? tr("yes") : tr("no");
             case Latency:
                 if (sort) return r->latency_s;
-                return QString::number(r->latency_s * 1000.0, 'f', 1);
+                return formatNumber(r->latency_s * 1000.0, 1);
         }
     }
     if (role == Qt::ToolTipRole && !r->error.empty()) return text(r->error);

@@ -34,6 +34,7 @@
 #include "ui/bench/bench_items_model.h"
 #include "ui/bench/comparison_items_model.h"
 #include "ui/charts/chart_widget.h"
+#include "ui/i18n/format.h"
 #include "ui/reports/export_report_dialog.h"
 
 namespace ui {
@@ -71,7 +72,7 @@ QString format_duration(double seconds) {
 }
 
 QString points(const std::optional<double>& v) {
-    return v ? QString::number(*v, 'f', 1) : QObject::tr("n/a");
+    return v ? formatNumber(*v, 1) : QObject::tr("n/a");
 }
 
 // The model a profile runs: the local model's folder name, or the remote profile's model.
@@ -516,7 +517,7 @@ void BenchWindow::onProgress(const eval::RunProgress& p, std::optional<eval::Ite
                   .arg(p.done)
                   .arg(p.total)
                   .arg(p.failed)
-                  .arg(p.items_per_s, 0, 'f', 1)
+                  .arg(formatNumber(p.items_per_s, 1))
                   .arg(format_duration(p.eta_s));
     if (p.resumed) status_ += tr(" · %1 from the journal").arg(p.resumed);
     status_label_->setText(status_);
@@ -545,12 +546,12 @@ void BenchWindow::onFinished() {
     items_->setRows(eval::item_rows(*run_suite_, records_));
     rescore();
     writeRunMeta(result->cancelled ? QStringLiteral("cancelled") : QStringLiteral("finished"));
-    status_ =
-        result->cancelled
-            ? tr("Cancelled after %1 of %2 items; Resume continues it")
-                  .arg(records_.size())
-                  .arg(run_suite_->items.size())
-            : tr("Finished %1 items in %2 s").arg(records_.size()).arg(result->wall_s, 0, 'f', 1);
+    status_ = result->cancelled ? tr("Cancelled after %1 of %2 items; Resume continues it")
+                                      .arg(records_.size())
+                                      .arg(run_suite_->items.size())
+                                : tr("Finished %1 items in %2 s")
+                                      .arg(records_.size())
+                                      .arg(formatNumber(result->wall_s, 1));
     status_label_->setText(status_);
     refreshRuns();
     updateActions();
@@ -573,14 +574,14 @@ void BenchWindow::rescore() {
             tr("<b>Accuracy</b> %1% (%2/%3, %4 failed) · <b>Intelligence</b> %5 · "
                "<b>Calibration</b> %6 · <b>Speed</b> %7 (p50 %8 s) · <b>Cost</b> %9%10 · "
                "<b>Composite</b> %11 <i>(public items only: an estimate, not a rank)</i>")
-                .arg(s.accuracy * 100, 0, 'f', 1)
+                .arg(formatNumber(s.accuracy * 100, 1))
                 .arg(s.correct)
                 .arg(s.n)
                 .arg(s.failed)
                 .arg(points(s.public_axes.intelligence))
                 .arg(points(s.public_axes.calibration))
                 .arg(points(s.public_axes.speed))
-                .arg(s.p50_s ? QString::number(*s.p50_s, 'f', 3) : tr("n/a"))
+                .arg(s.p50_s ? formatNumber(*s.p50_s, 3) : tr("n/a"))
                 .arg(points(s.public_axes.cost))
                 .arg(s.cost_is_estimate ? tr(" (estimate)") : QString())
                 .arg(points(s.public_estimate)));
@@ -590,15 +591,15 @@ void BenchWindow::rescore() {
         scorecard_->setText(tr("<b>Cases correct</b> %1% (%2/%3, %4 failed) · <b>Answers "
                                "correct</b> %5% · <b>Mean confidence</b> %6 · <b>ECE</b> %7 · "
                                "<b>Brier</b> %8 · <b>p50</b> %9 s")
-                                .arg(s.case_accuracy * 100, 0, 'f', 1)
+                                .arg(formatNumber(s.case_accuracy * 100, 1))
                                 .arg(s.cases_correct)
                                 .arg(s.cases)
                                 .arg(s.failed)
-                                .arg(s.answer_accuracy * 100, 0, 'f', 1)
-                                .arg(s.mean_confidence, 0, 'f', 3)
-                                .arg(s.reliability.ece, 0, 'f', 3)
-                                .arg(s.brier, 0, 'f', 3)
-                                .arg(s.p50_s ? QString::number(*s.p50_s, 'f', 3) : tr("n/a")));
+                                .arg(formatNumber(s.answer_accuracy * 100, 1))
+                                .arg(formatNumber(s.mean_confidence, 3))
+                                .arg(formatNumber(s.reliability.ece, 3))
+                                .arg(formatNumber(s.brier, 3))
+                                .arg(s.p50_s ? formatNumber(*s.p50_s, 3) : tr("n/a")));
     }
     showCharts();
 }
@@ -655,7 +656,7 @@ void BenchWindow::showComparison() {
     auto rows = core::compare::comparison_rows(*run_suite_, records_);
     const auto& c = *suite_comparison_;
     const auto secs = [](const std::optional<double>& v) {
-        return v ? QString::number(*v, 'f', 3) + QStringLiteral(" s") : tr("n/a");
+        return v ? formatNumber(*v, 3) + QStringLiteral(" s") : tr("n/a");
     };
     comparison_summary_->setText(
         tr("<b>Slot</b>: accuracy %1% (%2/%3) · p50 %4 · p95 %5 · %6 pass(es) &nbsp;&nbsp; "
@@ -663,24 +664,24 @@ void BenchWindow::showComparison() {
            "p95 %14 · %15 passes · %16 completion tokens (means) &nbsp;&nbsp; <b>Agreement</b> "
            "%17% (%18 of %19 answers) · <b>latency ratio</b> %20× (generative p50 / slot p50) "
            "· %21 items")
-            .arg(c.slot.accuracy * 100, 0, 'f', 1)
+            .arg(formatNumber(c.slot.accuracy * 100, 1))
             .arg(c.slot.correct)
             .arg(c.slot.answers)
             .arg(secs(c.slot.p50_s), secs(c.slot.p95_s))
-            .arg(c.slot.mean_passes, 0, 'f', 1)
-            .arg(c.generative.accuracy * 100, 0, 'f', 1)
+            .arg(formatNumber(c.slot.mean_passes, 1))
+            .arg(formatNumber(c.generative.accuracy * 100, 1))
             .arg(c.generative.correct)
             .arg(c.generative.answers)
-            .arg(c.valid_share * 100, 0, 'f', 1)
+            .arg(formatNumber(c.valid_share * 100, 1))
             .arg(c.generative_valid)
             .arg(c.generative_replies)
             .arg(secs(c.generative.p50_s), secs(c.generative.p95_s))
-            .arg(c.generative.mean_passes, 0, 'f', 1)
-            .arg(c.mean_completion_tokens, 0, 'f', 1)
-            .arg(c.agreement * 100, 0, 'f', 1)
+            .arg(formatNumber(c.generative.mean_passes, 1))
+            .arg(formatNumber(c.mean_completion_tokens, 1))
+            .arg(formatNumber(c.agreement * 100, 1))
             .arg(c.agreeing)
             .arg(c.compared)
-            .arg(c.latency_ratio, 0, 'f', 1)
+            .arg(formatNumber(c.latency_ratio, 1))
             .arg(c.items));
     // The charts of the report's comparison section, from the same values.
     std::pair<core::report::ReportChart, std::array<int, 4>> made[] = {

@@ -1,4 +1,5 @@
 #include "ui/bench/comparison_items_model.h"
+#include "ui/i18n/format.h"
 
 #include <QBrush>
 #include <QColor>
@@ -15,7 +16,7 @@ QVariant yesNo(const std::optional<bool>& v, bool sort) {
 
 QVariant millis(const std::optional<double>& s, bool sort) {
     if (sort) return s ? *s : -1.0;
-    return s ? QString::number(*s * 1000.0, 'f', 1) : QStringLiteral("—");
+    return s ? formatNumber(*s * 1000.0, 1) : QStringLiteral("—");
 }
 
 }  // namespace

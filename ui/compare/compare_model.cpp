@@ -4,6 +4,8 @@
 #include <QBrush>
 #include <QColor>
 
+#include "core/backend_runner.h"
+#include "ui/i18n/format.h"
 #include "ui/results/results_model.h"
 
 namespace ui {
@@ -31,12 +33,12 @@ CompareStrip compareStrip(const core::compare::Comparison& c) {
                    .arg(slot ? QString::number(c.slot_timing.passes) : kDash,
                         generated ? QString::number(c.generative_timing.passes) : kDash);
     // Milliseconds with one decimal and the ratio with one, as `dgem compare` prints them.
-    const auto ms = [](double v) { return QStringLiteral("%1 ms").arg(v, 0, 'f', 1); };
+    const auto ms = [](double v) { return QStringLiteral("%1 ms").arg(formatNumber(v, 1)); };
     s.latency = QObject::tr("slot %1 · generative %2")
                     .arg(slot ? ms(c.slot_timing.latency_ms) : kDash,
                          generated ? ms(c.generative_timing.latency_ms) : kDash);
     const double ratio = c.latency_ratio();
-    s.ratio = ratio > 0 ? QStringLiteral("%1×").arg(ratio, 0, 'f', 1) : kDash;
+    s.ratio = ratio > 0 ? QStringLiteral("%1×").arg(formatNumber(ratio, 1)) : kDash;
     s.agreement = QObject::tr("%1 of %2 answered by both").arg(c.agreeing).arg(c.compared);
     if (!generated)
         s.validity = QObject::tr("no answer");
@@ -100,15 +102,12 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
                     return q.slot_winner >= 0 ? alternative(q, q.slot_winner) : kDash;
                 case Probability:
                     if (sort) return q.slot_winner >= 0 ? q.slot_probability : -1.0;
-                    return q.slot_winner >= 0
-                               ? QStringLiteral("%1%").arg(q.slot_probability * 100, 0, 'f', 1)
-                               : QString();
+                    return q.slot_winner >= 0 ? formatPercent(q.slot_probability, 1) : QString();
                 case Hesitation:
                     if (sort) return q.hesitation;
                     return q.slot_winner >= 0
-                               ? QStringLiteral("%1 (%2%)")
-                                     .arg(qstr(std::string(core::to_string(q.hesitation_class))))
-                                     .arg(q.hesitation * 100, 0, 'f', 0)
+                               ? QStringLiteral("%1 (%2)").arg(hesitationText(q.hesitation_class),
+                                                               formatPercent(q.hesitation, 0))
                                : QString();
                 case Generative:
                     return q.generative >= 0 ? alternative(q, q.generative)
@@ -209,9 +208,9 @@ QVariant GenerationStepsModel::data(const QModelIndex& index, int role) const {
     if (!s) return {};
     switch (role) {
         case Qt::DisplayRole: {
-            QString text = s->pass > 0 ? tr("pass %1 · %2").arg(s->pass).arg(s->stage) : s->stage;
-            if (s->fraction >= 0)
-                text += QStringLiteral(" · %1%").arg(s->fraction * 100, 0, 'f', 0);
+            const QString stage = core::progress_stage_text(s->stage);
+            QString text = s->pass > 0 ? tr("pass %1 · %2").arg(s->pass).arg(stage) : stage;
+            if (s->fraction >= 0) text += QStringLiteral(" · ") + formatPercent(s->fraction, 0);
             return text +
                    QStringLiteral("  (%1)").arg(formatMs(static_cast<double>(s->elapsed_ms)));
         }

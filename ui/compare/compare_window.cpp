@@ -2,6 +2,7 @@
 #include "ui/compare/compare_window.h"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QFontDatabase>
 #include <QFrame>
 #include <QGridLayout>
@@ -20,8 +21,10 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "core/backend_runner.h"
 #include "ui/compare/compare_model.h"
 #include "ui/compare/compare_runner.h"
+#include "ui/i18n/format.h"
 #include "ui/reports/export_report_dialog.h"
 #include "ui/results/result_card.h"
 #include "ui/results/results_model.h"
@@ -49,6 +52,8 @@ QColor goodColor(const QPalette& p) {
 // One mark per denoising pass the generation has reported, the newest highlighted: the passes
 // pile up while the slot side's single pass is long done.
 class PassStrip : public QWidget {
+    Q_DECLARE_TR_FUNCTIONS(ui::PassStrip)  // no Q_OBJECT: its texts' context by name
+
   public:
     PassStrip(GenerationStepsModel* steps, QWidget* parent) : QWidget(parent), steps_(steps) {
         setObjectName(QStringLiteral("passStrip"));
@@ -468,7 +473,7 @@ void CompareWindow::onSlotDecided(const core::Decision& decision, double latency
                                .arg(qstr(decision.backend)));
     // Until the generation is done, the strip has the slot's latency only.
     CompareStrip s;
-    s.latency = tr("slot %1 ms · generative …").arg(latency_ms, 0, 'f', 1);
+    s.latency = tr("slot %1 ms · generative …").arg(formatNumber(latency_ms, 1));
     showStrip(s, false);
 }
 
@@ -480,14 +485,15 @@ void CompareWindow::onSlotFailed(const QString& message) {
 void CompareWindow::onProgress(int side, const QString& stage, double fraction,
                                const QString& delta) {
     if (side == 0) {
-        showStatus(tr("Slot readout: %1").arg(stage), fraction);
+        showStatus(tr("Slot readout: %1").arg(core::progress_stage_text(stage)), fraction);
         return;
     }
     steps_->add(stage, fraction, delta);
     const auto* last = steps_->last();
-    QString text = last ? last->stage : stage;
-    if (last && last->pass > 0) text = tr("Pass %1 · %2").arg(last->pass).arg(last->stage);
-    if (fraction >= 0) text += QStringLiteral(" · %1%").arg(fraction * 100, 0, 'f', 0);
+    QString text = core::progress_stage_text(last ? last->stage : stage);
+    if (last && last->pass > 0)
+        text = tr("Pass %1 · %2").arg(last->pass).arg(core::progress_stage_text(last->stage));
+    if (fraction >= 0) text += QStringLiteral(" · ") + formatPercent(fraction, 0);
     gen_stage_->setText(text);
     showStatus(tr("Generative JSON: %1").arg(text), fraction);
     if (steps_->passes() > 0) {

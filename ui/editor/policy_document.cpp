@@ -187,24 +187,30 @@ void PolicyDocument::rerender() {
         std::string what = e.what();
         if (auto colon = what.find("syntax error"); colon != std::string::npos)
             what = what.substr(colon);
-        addDiagnostic(file + ":" + core::text_position(utf8, src_offset) +
-                          ": the rendered policy is not valid JSON: " + what,
+        addDiagnostic(file + ":" + core::text_position(utf8, src_offset) + ": " +
+                          tr("the rendered policy is not valid JSON: %1")
+                              .arg(QString::fromStdString(what))
+                              .toStdString(),
                       src_offset, utf8);
         Q_EMIT diagnosticsChanged();
         Q_EMIT rendered();
         return;
     } catch (const nlohmann::json::exception& e) {
         // Valid syntax the parser still refuses: a number too large for a double (1e999).
-        addDiagnostic(file + ": the rendered policy is not valid JSON: " + std::string(e.what()), 0,
-                      utf8);
+        addDiagnostic(file + ": " +
+                          tr("the rendered policy is not valid JSON: %1")
+                              .arg(QString::fromStdString(e.what()))
+                              .toStdString(),
+                      0, utf8);
         Q_EMIT diagnosticsChanged();
         Q_EMIT rendered();
         return;
     }
     if (!output.is_object() || !output.contains("schema")) {
-        addDiagnostic(file +
-                          ": the rendered policy must be an object {\"schema\": {...}, "
-                          "\"state\": {...}}",
+        addDiagnostic(file + ": " +
+                          tr("the rendered policy must be an object {\"schema\": {...}, "
+                             "\"state\": {...}}")
+                              .toStdString(),
                       0, utf8);
         Q_EMIT diagnosticsChanged();
         Q_EMIT rendered();

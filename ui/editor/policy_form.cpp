@@ -3,6 +3,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
@@ -43,6 +44,8 @@ class TypeDelegate : public QStyledItemDelegate {
 
 // Alternatives column: several lines ("name: description" each) in a taller editor.
 class LinesDelegate : public QStyledItemDelegate {
+    Q_DECLARE_TR_FUNCTIONS(ui::LinesDelegate)  // no Q_OBJECT: its texts' context by name
+
   public:
     using QStyledItemDelegate::QStyledItemDelegate;
     QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&,

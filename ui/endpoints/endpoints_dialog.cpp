@@ -200,7 +200,7 @@ EndpointsDialog::EndpointsDialog(const core::EndpointProfileStore& store, QWidge
     });
     connect(add_local, &QPushButton::clicked, this, [this] {
         core::EndpointProfile p;
-        p.name = store_.uniqueName("Local engine");
+        p.name = store_.uniqueName(tr("Local engine").toStdString());
         p.kind = core::EndpointKind::Local;
         store_.profiles.push_back(p);
         model_->reset();
@@ -208,7 +208,7 @@ EndpointsDialog::EndpointsDialog(const core::EndpointProfileStore& store, QWidge
     });
     connect(add_remote, &QPushButton::clicked, this, [this] {
         core::EndpointProfile p;
-        p.name = store_.uniqueName("Server");
+        p.name = store_.uniqueName(tr("Server").toStdString());
         p.kind = core::EndpointKind::Auto;
         p.url = core::kDefaultServerUrl;
         store_.profiles.push_back(p);

@@ -200,7 +200,7 @@ const PolicyEntry* PolicyLibrary::entry(int row) const {
 engine::Result<QString> PolicyLibrary::readSource(const PolicyEntry& entry) {
     QFile file(entry.path);
     if (!file.open(QIODevice::ReadOnly))
-        return file_error(entry.path, QStringLiteral("cannot read: ") + file.errorString());
+        return file_error(entry.path, tr("cannot read: %1").arg(file.errorString()));
     return QString::fromUtf8(file.readAll());
 }
 
@@ -208,7 +208,7 @@ engine::Result<QByteArray> PolicyLibrary::readVariables(const PolicyEntry& entry
     if (entry.vars_path.isEmpty()) return QByteArray("{}");
     QFile file(entry.vars_path);
     if (!file.open(QIODevice::ReadOnly))
-        return file_error(entry.vars_path, QStringLiteral("cannot read: ") + file.errorString());
+        return file_error(entry.vars_path, tr("cannot read: %1").arg(file.errorString()));
     return file.readAll();
 }
 
@@ -221,27 +221,25 @@ QString PolicyLibrary::freeName(const QString& stem) const {
 
 engine::Result<void> PolicyLibrary::save(const QString& path, const QString& source) {
     if (path.startsWith(QLatin1Char(':')))
-        return file_error(path, QStringLiteral("shipped policies are read-only; duplicate it"));
+        return file_error(path, tr("shipped policies are read-only; duplicate it"));
     // Our own write is not an outside change: stop watching the file while writing it (the
     // rescan below watches it again).
     if (watcher_.files().contains(path)) watcher_.removePath(path);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return file_error(path, QStringLiteral("cannot write: ") + file.errorString());
+        return file_error(path, tr("cannot write: %1").arg(file.errorString()));
     file.write(source.toUtf8());
     known_[path] = QCryptographicHash::hash(source.toUtf8(), QCryptographicHash::Sha1);
-    if (!file.commit())
-        return file_error(path, QStringLiteral("cannot write: ") + file.errorString());
+    if (!file.commit()) return file_error(path, tr("cannot write: %1").arg(file.errorString()));
     rescan();
     return {};
 }
 
 engine::Result<QString> PolicyLibrary::createNew(const QString& name) {
     if (!validName(name))
-        return file_error(name,
-                          QStringLiteral("a policy name uses letters, digits, _ - . and spaces"));
+        return file_error(name, tr("a policy name uses letters, digits, _ - . and spaces"));
     const QString path = userPath(name);
-    if (QFile::exists(path)) return file_error(path, QStringLiteral("already exists"));
+    if (QFile::exists(path)) return file_error(path, tr("already exists"));
     auto saved = save(path, QString::fromUtf8(kNewPolicy).arg(name));
     if (!saved) return saved.error();
     {
@@ -254,15 +252,14 @@ engine::Result<QString> PolicyLibrary::createNew(const QString& name) {
 
 engine::Result<QString> PolicyLibrary::duplicate(int row, const QString& new_name) {
     const PolicyEntry* e = entry(row);
-    if (!e) return engine::bad_input("duplicate: no policy selected");
+    if (!e) return engine::bad_input(tr("duplicate: no policy selected").toStdString());
     if (!validName(new_name))
-        return file_error(new_name,
-                          QStringLiteral("a policy name uses letters, digits, _ - . and spaces"));
+        return file_error(new_name, tr("a policy name uses letters, digits, _ - . and spaces"));
     const QString path = userPath(new_name);
-    if (QFile::exists(path)) return file_error(path, QStringLiteral("already exists"));
+    if (QFile::exists(path)) return file_error(path, tr("already exists"));
     const PolicyEntry source = *e;
     if (!QFile::copy(source.path, path))
-        return file_error(path, QStringLiteral("cannot copy ") + source.path);
+        return file_error(path, tr("cannot copy %1").arg(source.path));
     QFile::setPermissions(
         path, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
     if (!source.vars_path.isEmpty()) {
@@ -277,17 +274,14 @@ engine::Result<QString> PolicyLibrary::duplicate(int row, const QString& new_nam
 
 engine::Result<QString> PolicyLibrary::rename(int row, const QString& new_name) {
     const PolicyEntry* e = entry(row);
-    if (!e) return engine::bad_input("rename: no policy selected");
-    if (e->shipped)
-        return file_error(e->name, QStringLiteral("shipped policies cannot be renamed"));
+    if (!e) return engine::bad_input(tr("rename: no policy selected").toStdString());
+    if (e->shipped) return file_error(e->name, tr("shipped policies cannot be renamed"));
     if (!validName(new_name))
-        return file_error(new_name,
-                          QStringLiteral("a policy name uses letters, digits, _ - . and spaces"));
+        return file_error(new_name, tr("a policy name uses letters, digits, _ - . and spaces"));
     const QString path = userPath(new_name);
-    if (QFile::exists(path)) return file_error(path, QStringLiteral("already exists"));
+    if (QFile::exists(path)) return file_error(path, tr("already exists"));
     const PolicyEntry old = *e;
-    if (!QFile::rename(old.path, path))
-        return file_error(old.path, QStringLiteral("cannot rename"));
+    if (!QFile::rename(old.path, path)) return file_error(old.path, tr("cannot rename"));
     if (!old.vars_path.isEmpty())
         QFile::rename(old.vars_path, user_dir_ + QLatin1Char('/') + new_name + kVarsSuffix);
     rescan();
@@ -296,23 +290,21 @@ engine::Result<QString> PolicyLibrary::rename(int row, const QString& new_name) 
 
 engine::Result<void> PolicyLibrary::remove(int row) {
     const PolicyEntry* e = entry(row);
-    if (!e) return engine::bad_input("delete: no policy selected");
-    if (e->shipped)
-        return file_error(e->name, QStringLiteral("shipped policies cannot be deleted"));
+    if (!e) return engine::bad_input(tr("delete: no policy selected").toStdString());
+    if (e->shipped) return file_error(e->name, tr("shipped policies cannot be deleted"));
     const PolicyEntry old = *e;
-    if (!QFile::remove(old.path)) return file_error(old.path, QStringLiteral("cannot delete"));
+    if (!QFile::remove(old.path)) return file_error(old.path, tr("cannot delete"));
     if (!old.vars_path.isEmpty()) QFile::remove(old.vars_path);
     rescan();
     return {};
 }
 
 engine::Result<QString> PolicyLibrary::importFile(const QString& file) {
-    if (!file.endsWith(kSuffix))
-        return file_error(file, QStringLiteral("a policy file ends in .json.tmpl"));
-    if (!QFileInfo(file).isReadable()) return file_error(file, QStringLiteral("cannot read"));
+    if (!file.endsWith(kSuffix)) return file_error(file, tr("a policy file ends in .json.tmpl"));
+    if (!QFileInfo(file).isReadable()) return file_error(file, tr("cannot read"));
     const QString name = freeName(base_name(file));
     const QString path = userPath(name);
-    if (!QFile::copy(file, path)) return file_error(path, QStringLiteral("cannot copy ") + file);
+    if (!QFile::copy(file, path)) return file_error(path, tr("cannot copy %1").arg(file));
     const QString vars = vars_path_for(file);
     if (!vars.isEmpty()) QFile::copy(vars, user_dir_ + QLatin1Char('/') + name + kVarsSuffix);
     rescan();
@@ -321,11 +313,11 @@ engine::Result<QString> PolicyLibrary::importFile(const QString& file) {
 
 engine::Result<void> PolicyLibrary::exportTo(int row, const QString& file) {
     const PolicyEntry* e = entry(row);
-    if (!e) return engine::bad_input("export: no policy selected");
+    if (!e) return engine::bad_input(tr("export: no policy selected").toStdString());
     QString target = file;
     if (!target.endsWith(kSuffix)) target += kSuffix;
     if (QFile::exists(target)) QFile::remove(target);
-    if (!QFile::copy(e->path, target)) return file_error(target, QStringLiteral("cannot write"));
+    if (!QFile::copy(e->path, target)) return file_error(target, tr("cannot write"));
     QFile::setPermissions(
         target, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
     if (!e->vars_path.isEmpty()) {

@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 
 #include "core/read_stats.h"
+#include "ui/i18n/format.h"
 
 namespace ui {
 
@@ -65,9 +66,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         case HesitationRole:
             return q.hesitation;
         case HesitationTextRole:
-            return QString::fromUtf8(
-                core::to_string(q.hesitation_class()).data(),
-                static_cast<qsizetype>(core::to_string(q.hesitation_class()).size()));
+            return hesitationText(q.hesitation_class());
         case StderrRole:
             return q.stderr_winner ? QVariant(*q.stderr_winner) : QVariant();
         case StderrLabelsRole:
@@ -107,8 +106,8 @@ QHash<int, QByteArray> ResultsModel::roleNames() const {
 }
 
 QString formatMs(double ms) {
-    if (ms >= 1000) return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 2);
-    return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 2 : 1);
+    if (ms >= 1000) return QStringLiteral("%1 s").arg(formatNumber(ms / 1000.0, 2));
+    return QStringLiteral("%1 ms").arg(formatNumber(ms, ms < 10 ? 2 : 1));
 }
 
 QString outcomeSummary(const core::QuestionOutcome& outcome) {
@@ -119,9 +118,8 @@ QString outcomeSummary(const core::QuestionOutcome& outcome) {
     const QString answer = w < outcome.alternatives.size()
                                ? QString::fromStdString(outcome.alternatives[w])
                                : QString();
-    return QStringLiteral("%1: %2 (%3%)")
-        .arg(QString::fromStdString(outcome.id), answer)
-        .arg(outcome.confidence * 100, 0, 'f', 0);
+    return QStringLiteral("%1: %2 (%3)")
+        .arg(QString::fromStdString(outcome.id), answer, formatPercent(outcome.confidence, 0));
 }
 
 HistoryModel::HistoryModel(int capacity, QObject* parent)
@@ -149,8 +147,7 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
         QStringList answers;
         for (const auto& q : e->decision.questions) answers << outcomeSummary(q);
         return QStringLiteral("%1  %2 — %3")
-            .arg(e->when.toString(QStringLiteral("HH:mm:ss")), e->policy,
-                 answers.join(QStringLiteral(", ")));
+            .arg(formatTime(e->when.time()), e->policy, answers.join(QStringLiteral(", ")));
     }
     if (role == Qt::ToolTipRole)
         return tr("%1 on %2, total %3")

@@ -13,6 +13,11 @@
 
 namespace core {
 
+// A progress stage as the Studio shows it: the backends' English stage names ("encoding",
+// "decoding canvas 2", "waiting for server", ...) in the application's language (the installed
+// translators, context "core::BackendRunner"); a stage it does not know, as it is.
+QString progress_stage_text(const QString& stage);
+
 class BackendRunner : public QObject {
     Q_OBJECT
   public:
@@ -32,7 +37,7 @@ class BackendRunner : public QObject {
     bool waitForIdle(int timeout_ms);
 
   Q_SIGNALS:
-    void progress(const QString& stage, double fraction);
+    void progress(const QString& stage, double fraction);  // stage: progress_stage_text
     void decided(const core::Decision& decision);
     void generated(const core::Generation& generation);
     void healthChecked(const core::HealthInfo& info);
