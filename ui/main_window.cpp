@@ -22,6 +22,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -36,6 +37,7 @@
 #include "ui/editor/undo_routing_edit.h"
 #include "ui/editor/variables_panel.h"
 #include "ui/endpoints/endpoints_dialog.h"
+#include "ui/icons.h"
 #include "ui/library/policy_library.h"
 #include "ui/reports/export_report_dialog.h"
 #include "ui/results/results_model.h"
@@ -364,8 +366,15 @@ void MainWindow::buildActions() {
         canvas_view_->layoutSwitch()->setFocus();
     });
 
+    run_->setIcon(actionIcon(ActionIcon::Run));
+    compare_->setIcon(actionIcon(ActionIcon::Compare));
+    cancel_->setIcon(actionIcon(ActionIcon::Cancel));
+    undo->setIcon(actionIcon(ActionIcon::Undo));
+    redo->setIcon(actionIcon(ActionIcon::Redo));
+    save_->setIcon(actionIcon(ActionIcon::Save));
     QToolBar* bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addAction(run_);
     bar->addAction(compare_);
     bar->addAction(cancel_);
@@ -373,6 +382,11 @@ void MainWindow::buildActions() {
     bar->addAction(undo);
     bar->addAction(redo);
     bar->addAction(save_);
+    // Undo and Redo name the command they undo ("Undo Edit instructions"): icons only, the text
+    // in their tooltips, so the toolbar does not change width with every edit.
+    for (QAction* a : {undo, redo})
+        if (auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(a)))
+            button->setToolButtonStyle(Qt::ToolButtonIconOnly);
 }
 
 QString MainWindow::endpointStatusText() const {

@@ -2,6 +2,7 @@
 #include "backend_factory.h"
 
 #include "core/local_backend.h"
+#include "data_paths.h"
 #include "engine/engine.h"
 #include "remote_factory.h"
 
@@ -31,7 +32,7 @@ namespace {
 
 engine::Result<std::unique_ptr<core::Backend>> make_local_backend(const cli::Args& args) {
     engine::EngineOptions options;
-    options.model_dir = args.get("model", DS_DEFAULT_MODEL_DIR);
+    options.model_dir = args.get("model", app_paths::default_model_dir());
     const std::string device = args.get("device", "auto");
     if (device == "auto")
         options.device = engine::Device::Auto;

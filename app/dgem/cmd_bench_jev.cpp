@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "core/eval_report.h"
 #include "core/json_input.h"
+#include "data_paths.h"
 #include "report_output.h"
 
 namespace {
@@ -209,7 +210,7 @@ int run_sync(const cli::Args& args, const std::string& dataset, const std::strin
 std::string default_dataset() {
     const std::string dgem_default = "benchmarks/jevbench/jevbench_public.jsonl";
     if (std::filesystem::exists(dgem_default)) return dgem_default;
-    return DS_JEVBENCH_DIR "/jevbench_public.jsonl";
+    return app_paths::jevbench_dir() + "/jevbench_public.jsonl";
 }
 
 int run_bench_jev(const cli::Args& args) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli.h"
+#include "data_paths.h"
 #include "engine/tiny_model.h"
 
 DGEM_COMMAND(make_tiny_model) {
@@ -33,7 +34,7 @@ DGEM_COMMAND(make_tiny_model) {
                 return cli::fail_bad_input("--seed " + seed + ": expected a non-negative integer");
             o.preset = args.get("preset", "tiny");
             o.dtype = args.get("dtype", "f32");
-            o.tokenizer_json = args.get("tokenizer", DS_TOKENIZER_JSON);
+            o.tokenizer_json = args.get("tokenizer", app_paths::tokenizer_json());
             auto r = engine::write_tiny_model(o);
             if (!r) return cli::fail(r.error());
             std::cout << "wrote " << o.out_dir.string() << " (" << o.preset << ", " << r->parameters

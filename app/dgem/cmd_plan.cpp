@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "core/canvas_plan.h"
 #include "core/stages.h"
+#include "data_paths.h"
 #include "decision_input.h"
 
 namespace {
@@ -98,7 +99,7 @@ void print_plan(const core::CanvasPlan& plan, const core::Schema& schema,
 int run_plan(const cli::Args& args) {
     auto input = dgem::load_decision_input(args);
     if (!input) return cli::fail(input.error());
-    const std::string tok_path = args.get("tokenizer", DS_TOKENIZER_JSON);
+    const std::string tok_path = args.get("tokenizer", app_paths::tokenizer_json());
     auto tok = engine::Tokenizer::load(tok_path);
     if (!tok) return cli::fail(engine::bad_input("--tokenizer: " + tok.error().message));
     core::PlanOptions options;

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "core/decision_server.h"
 #include "core/local_backend.h"
+#include "data_paths.h"
 
 namespace {
 
@@ -24,7 +25,7 @@ extern "C" void on_stop_signal(int) {
 
 int run_serve(const cli::Args& args) {
     engine::EngineOptions engine_options;
-    engine_options.model_dir = args.get("model", DS_DEFAULT_MODEL_DIR);
+    engine_options.model_dir = args.get("model", app_paths::default_model_dir());
     const std::string device = args.get("device", "auto");
     if (device == "cpu")
         engine_options.device = engine::Device::Cpu;

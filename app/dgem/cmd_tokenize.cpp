@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
+#include "data_paths.h"
 #include "engine/tokenizer.h"
 
 namespace {
@@ -59,7 +60,7 @@ DGEM_COMMAND(tokenize) {
             if (!jsonl && args.positional.size() != 1)
                 return cli::fail_bad_input(
                     "expected one TEXT argument (quote it), or --jsonl to read stdin");
-            auto tok = engine::Tokenizer::load(args.get("tokenizer", DS_TOKENIZER_JSON));
+            auto tok = engine::Tokenizer::load(args.get("tokenizer", app_paths::tokenizer_json()));
             if (!tok) return cli::fail(tok.error());
             if (jsonl) return run_jsonl(*tok);
             print_ids(tok->encode(args.positional.front()));

@@ -8,6 +8,7 @@
 #include <QtGlobal>
 
 #include "cli.h"
+#include "data_paths.h"
 #include "engine/engine.h"
 #include "report_output.h"
 
@@ -60,7 +61,7 @@ void print_version() {
 #elif defined(__GNUC__)
               << "compiler: GCC " __VERSION__ "\n"
 #endif
-              << "default model: " DS_DEFAULT_MODEL_DIR "\n";
+              << "default model: " << app_paths::default_model_dir() << "\n";
 }
 
 const cli::OptionSpec* find_option(const cli::CommandSpec& c, const std::string& arg) {

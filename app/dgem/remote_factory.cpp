@@ -4,6 +4,7 @@
 #include "core/auth.h"
 #include "core/http_client.h"
 #include "core/keychain.h"
+#include "data_paths.h"
 
 namespace dgem {
 
@@ -97,7 +98,7 @@ engine::Result<std::unique_ptr<core::Backend>> make_remote_backend(const cli::Ar
     std::optional<engine::Tokenizer> tokenizer;
     if (*protocol == core::RemoteProtocol::Vllm || *protocol == core::RemoteProtocol::Auto) {
         // Only the vLLM protocol plans canvases here; load the tokenizer when it may be needed.
-        const std::string path = args.get("tokenizer", DS_TOKENIZER_JSON);
+        const std::string path = args.get("tokenizer", app_paths::tokenizer_json());
         if (*protocol == core::RemoteProtocol::Vllm || args.has("tokenizer")) {
             auto t = engine::Tokenizer::load(path);
             if (!t) return t.error();
@@ -117,7 +118,7 @@ engine::Result<std::unique_ptr<core::Backend>> make_remote_backend(const cli::Ar
         auto detected = core::detect_protocol(*options, cancel);
         if (!detected) return detected.error();
         if (*detected == core::RemoteProtocol::Vllm) {
-            auto t = engine::Tokenizer::load(args.get("tokenizer", DS_TOKENIZER_JSON));
+            auto t = engine::Tokenizer::load(args.get("tokenizer", app_paths::tokenizer_json()));
             if (!t) return t.error();
             tokenizer = std::move(*t);
         }

@@ -1,9 +1,15 @@
 // Decision Studio: the desktop application. Opens on the support-triage policy and the local
-// tiny model (DS_DEFAULT_MODEL_DIR) the first time; later, where the user left off.
+// tiny model (DS_DEFAULT_MODEL_DIR, or an installed package's own, see data_paths.h) the first
+// time; later, where the user left off. DS_QUIT_AFTER_SHOW=MS closes the window MS milliseconds
+// after it is shown (0 when empty), so a test can check that the Studio opens and closes.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QTimer>
+#include <cstdio>
 
+#include "data_paths.h"
 #include "ui/i18n/translations.h"
+#include "ui/icons.h"
 #include "ui/main_window.h"
 #include "ui/theme.h"
 
@@ -20,7 +26,8 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("decision-studio"));
     QApplication::setApplicationDisplayName(QStringLiteral("Decision Studio"));
     QApplication::setApplicationVersion(QStringLiteral(DS_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("decision-studio"));
+    QApplication::setDesktopFileName(QStringLiteral("io.decisionstudio.DecisionStudio"));
+    QApplication::setWindowIcon(ui::applicationIcon());
 
     // The language before any text: --lang, else the system locale (LANG, LC_MESSAGES, ...).
     ui::i18n::Translations translations;
@@ -58,12 +65,19 @@ int main(int argc, char** argv) {
         ui::applyTheme(app, false);
 
     ui::MainWindowOptions options;
-    options.default_model_dir = QStringLiteral(DS_DEFAULT_MODEL_DIR);
-    options.fallback_tokenizer_json = QStringLiteral(DS_TOKENIZER_JSON);
-    options.bench.jevbench_dir = QStringLiteral(DS_JEVBENCH_DIR);
-    options.bench.suites_dir = QStringLiteral(DS_SUITES_DIR);
+    options.default_model_dir = QString::fromStdString(app_paths::default_model_dir());
+    options.fallback_tokenizer_json = QString::fromStdString(app_paths::tokenizer_json());
+    options.bench.jevbench_dir = QString::fromStdString(app_paths::jevbench_dir());
+    options.bench.suites_dir = QString::fromStdString(app_paths::suites_dir());
     ui::MainWindow window(options);
     if (parser.isSet(policy)) window.openPolicyByName(parser.value(policy));
     window.show();
+    if (qEnvironmentVariableIsSet("DS_QUIT_AFTER_SHOW")) {
+        const int ms = qMax(0, qEnvironmentVariableIntValue("DS_QUIT_AFTER_SHOW"));
+        QTimer::singleShot(ms, &window, [&window] {
+            std::fprintf(stderr, "decision-studio: shown, closing (DS_QUIT_AFTER_SHOW)\n");
+            window.close();
+        });
+    }
     return app.exec();
 }
