@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include "core/decision.h"
+#include "ui/i18n/format.h"
 #include "ui/results/results_model.h"
 
 namespace ui {
@@ -56,9 +57,9 @@ int argmax_of(const QList<double>& v) {
     return best;
 }
 
-// A fraction as the locale writes a percentage ("91.8%", "91,8 %").
+// A fraction as the locale writes a percentage ("91.8%", "91,8 %"): ui::formatPercent.
 QString percent(double fraction, int decimals) {
-    return QLocale().toString(fraction * 100, 'f', decimals) + QLocale().percent();
+    return formatPercent(fraction, decimals);
 }
 
 // A label that is its own meaning (yes/no) is written once.
