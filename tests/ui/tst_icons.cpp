@@ -4,6 +4,7 @@
 // has none, and Run reads as text beside its icon.
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QIcon>
 #include <QImage>
 #include <QImageReader>
@@ -14,6 +15,7 @@
 
 #include "ui/icons.h"
 #include "ui/main_window.h"
+#include "ui/theme.h"
 #include "ui_test_support.h"
 
 namespace {
@@ -119,6 +121,17 @@ class IconsTest : public QObject {
             ++with_icons;
         }
         QCOMPARE(with_icons, 6);
+
+        // DS_SCREENSHOT_DIR: the toolbar as drawn, light and dark (toolbar-light.png, -dark.png).
+        const QString shots = qEnvironmentVariable("DS_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) {
+            QDir().mkpath(shots);
+            QVERIFY(bar->grab().save(shots + QStringLiteral("/toolbar-light.png")));
+            ui::applyTheme(*qApp, true);
+            QApplication::processEvents();
+            QVERIFY(bar->grab().save(shots + QStringLiteral("/toolbar-dark.png")));
+            ui::applyTheme(*qApp, false);
+        }
     }
 };
 
