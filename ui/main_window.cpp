@@ -13,8 +13,10 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QListView>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
@@ -40,6 +42,7 @@
 #include "ui/icons.h"
 #include "ui/library/policy_library.h"
 #include "ui/reports/export_report_dialog.h"
+#include "ui/results/result_card.h"
 #include "ui/results/results_model.h"
 #include "ui/results/results_view.h"
 
@@ -71,25 +74,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     connect(runner_, &core::BackendRunner::decided, this, &MainWindow::onDecided);
     connect(runner_, &core::BackendRunner::failed, this, &MainWindow::onFailed);
     connect(runner_, &core::BackendRunner::busyChanged, this, &MainWindow::updateActions);
-    connect(&backend_watcher_, &QFutureWatcherBase::finished, this, [this] {
-        auto result = backend_watcher_.result();
-        if (!result) {
-            if (compare_pending_) {
-                compare_pending_ = false;
-                backend_profile_.clear();
-                compare_view_->showError(QString::fromStdString(result.error().message));
-                updateActions();
-                return;
-            }
-            run_pending_ = false;
-            onFailed(result.error());
-            return;
-        }
-        backend_ = result.value();
-        runner_->setBackend(backend_);
-        if (run_pending_) startDecide();
-        if (compare_pending_) startCompare();
-    });
+    connect(&backend_watcher_, &QFutureWatcherBase::finished, this, &MainWindow::onBackendBuilt);
     connect(&tokenizer_watcher_, &QFutureWatcherBase::finished, this,
             [this] { canvas_model_->setTokenizer(tokenizer_watcher_.result()); });
     connect(library_, &PolicyLibrary::policyFileChanged, this, [this](const QString& path) {
@@ -110,6 +95,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
 
 MainWindow::~MainWindow() {
     runner_->cancel();
+    load_cancel_.cancel();
     backend_watcher_.waitForFinished();
     tokenizer_watcher_.waitForFinished();
 }
@@ -171,8 +157,9 @@ void MainWindow::buildLayout() {
     variables_layout->addWidget(variables_, 1);
     editor_split_->addWidget(views_split_);
     editor_split_->addWidget(variables_box);
-    editor_split_->setStretchFactor(0, 3);
+    editor_split_->setStretchFactor(0, 2);
     editor_split_->setStretchFactor(1, 1);
+    editor_split_->setSizes({560, 280});
     editor_layout->addWidget(editor_split_, 1);
 
     // Results and canvas.
@@ -192,14 +179,38 @@ void MainWindow::buildLayout() {
     main_split_->setStretchFactor(0, 0);
     main_split_->setStretchFactor(1, 3);
     main_split_->setStretchFactor(2, 2);
-    main_split_->setSizes({200, 760, 540});
-    views_split_->setSizes({380, 380});
+    // Proportions (QSplitter scales them to the window): the results column gets the room its
+    // cards need at 1280 pixels wide.
+    main_split_->setSizes({180, 680, 620});
+    views_split_->setSizes({420, 340});  // the form's question table needs the width
     setCentralWidget(main_split_);
 
     endpoint_label_ = new QLabel(this);
     endpoint_label_->setObjectName(QStringLiteral("endpointLabel"));
     endpoint_label_->setToolTip(tr("The active endpoint (Ctrl+E to change)"));
     statusBar()->addPermanentWidget(endpoint_label_);
+
+    // Loading the model: the stage, a percentage, and a way out.
+    load_status_ = new QWidget(this);
+    auto* load_layout = new QHBoxLayout(load_status_);
+    load_layout->setContentsMargins(0, 0, 0, 0);
+    load_label_ = new QLabel(load_status_);
+    load_label_->setObjectName(QStringLiteral("loadLabel"));
+    load_bar_ = new QProgressBar(load_status_);
+    load_bar_->setObjectName(QStringLiteral("loadProgress"));
+    load_bar_->setRange(0, 100);
+    load_bar_->setMaximumWidth(160);
+    load_bar_->setAccessibleName(tr("Model loading progress"));
+    auto* load_cancel = new QToolButton(load_status_);
+    load_cancel->setObjectName(QStringLiteral("loadCancel"));
+    load_cancel->setText(tr("Cancel loading"));
+    load_cancel->setAutoRaise(true);
+    connect(load_cancel, &QToolButton::clicked, this, [this] { load_cancel_.cancel(); });
+    load_layout->addWidget(load_label_);
+    load_layout->addWidget(load_bar_);
+    load_layout->addWidget(load_cancel);
+    statusBar()->addPermanentWidget(load_status_);
+    load_status_->hide();
 }
 
 void MainWindow::buildActions() {
@@ -359,7 +370,12 @@ void MainWindow::buildActions() {
     focus(tr("Variables"), Qt::Key_4, [this] { variables_->findChild<QTableView*>()->setFocus(); });
     focus(tr("Results"), Qt::Key_5, [this] {
         side_tabs_->setCurrentWidget(results_view_);
-        results_view_->setFocus();
+        // The first card, so Tab walks the cards and a screen reader reads the answer.
+        const auto cards = results_view_->cards();
+        if (!cards.isEmpty())
+            cards.first()->setFocus(Qt::ShortcutFocusReason);
+        else
+            results_view_->setFocus();
     });
     focus(tr("Canvas"), Qt::Key_6, [this] {
         side_tabs_->setCurrentWidget(canvas_view_);
@@ -446,6 +462,9 @@ void MainWindow::openUnsaved(const QString& name, const QString& source) {
 
 void MainWindow::activeProfileChanged() {
     runner_->cancel();
+    load_cancel_.cancel();
+    ++load_generation_;
+    run_pending_ = false;
     if (compare_view_) compare_view_->cancel();
     compare_pending_ = false;
     backend_.reset();
@@ -454,6 +473,10 @@ void MainWindow::activeProfileChanged() {
     const core::EndpointProfile* p = endpoints_.activeProfile();
     endpoint_label_->setText(p ? QString::fromStdString(p->summary()) : tr("No endpoint"));
     loadTokenizer();
+    if (p && p->kind == core::EndpointKind::Local && options_.preload_model) {
+        QString error;
+        if (!startBackend(*p, &error)) statusBar()->showMessage(error, 8000);
+    }
     updateActions();
 }
 
@@ -602,7 +625,7 @@ void MainWindow::updateTitle() {
 }
 
 bool MainWindow::busy() const {
-    return runner_->busy() || backend_watcher_.isRunning() ||
+    return runner_->busy() || run_pending_ || compare_pending_ ||
            (compare_view_ && compare_view_->busy());
 }
 
@@ -611,7 +634,19 @@ void MainWindow::updateActions() {
     const bool runnable = document_->valid() && document_->schema().has_value();
     run_->setEnabled(!busy && runnable);
     compare_->setEnabled(!busy && runnable);
-    cancel_->setEnabled(busy);
+    cancel_->setEnabled(busy || backendLoading());
+    // While the model loads, Run says what it waits for (and queues the run when clicked).
+    if (backendLoading() && run_pending_) {
+        run_->setText(tr("Waiting for the model: %1").arg(loadText()));
+        run_->setToolTip(tr("The run starts as soon as the model is loaded (Esc cancels)"));
+    } else if (backendLoading()) {
+        run_->setText(tr("&Run decision"));
+        run_->setToolTip(tr("The model is loading (%1); a run now starts as soon as it is ready")
+                             .arg(loadText()));
+    } else {
+        run_->setText(tr("&Run decision"));
+        run_->setToolTip(tr("Read every question in one pass (Ctrl+Return)"));
+    }
     const PolicyEntry* e = library_->entry(library_->indexOfPath(document_->path()));
     const bool user = e && !e->shipped;
     rename_->setEnabled(user);
@@ -642,20 +677,124 @@ bool MainWindow::run() {
         startDecide();
         return true;
     }
-    // Build the backend off the UI thread (a remote Auto profile asks /health first).
-    auto secrets = core::read_profile_secrets(*profile, core::process_environment());
-    if (!secrets) {
-        results_view_->showError(QString::fromStdString(secrets.error().message));
+    // The backend is being built (the model loading since the window opened): run when ready.
+    if (backendLoading() && backend_profile_ == profile->name) {
+        run_pending_ = true;
+        results_view_->showProgress(tr("Waiting for the model: %1").arg(loadText()),
+                                    load_fraction_);
+        updateActions();
+        return true;
+    }
+    QString error;
+    if (!startBackend(*profile, &error)) {
+        results_view_->showError(error);
         return false;
     }
     run_pending_ = true;
-    backend_profile_ = profile->name;
-    results_view_->showProgress(profile->remote() ? tr("Connecting") : tr("Preparing the engine"),
-                                -1);
-    backend_watcher_.setFuture(QtConcurrent::run(
-        [p = *profile, s = secrets.value()] { return core::make_profile_backend(p, s); }));
+    results_view_->showProgress(profile->remote() ? tr("Connecting") : tr("Loading the model"), -1);
     updateActions();
     return true;
+}
+
+bool MainWindow::backendLoading() const {
+    return backend_watcher_.isRunning();
+}
+
+bool MainWindow::startBackend(const core::EndpointProfile& profile, QString* error) {
+    auto secrets = core::read_profile_secrets(profile, core::process_environment());
+    if (!secrets) {
+        *error = QString::fromStdString(secrets.error().message);
+        return false;
+    }
+    load_cancel_.cancel();  // an older build, if one still runs, is no longer wanted
+    load_cancel_ = core::CancelToken();
+    backend_.reset();
+    runner_->setBackend(nullptr);
+    backend_profile_ = profile.name;
+    const uint64_t generation = ++load_generation_;
+    // Reported on the worker thread; shown on this one (a build that was replaced is muted).
+    core::ProgressFn progress = [this, generation](const core::Progress& p) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, stage = QString::fromStdString(p.stage), f = p.fraction] {
+                if (generation == load_generation_) onBackendProgress(stage, f);
+            },
+            Qt::QueuedConnection);
+    };
+    backend_watcher_.setFuture(
+        QtConcurrent::run([p = profile, s = secrets.value(), cancel = load_cancel_, progress] {
+            return core::make_profile_backend(p, s, cancel, progress);
+        }));
+    onBackendProgress(profile.remote() ? QStringLiteral("connecting") : QStringLiteral("reading"),
+                      profile.remote() ? -1 : 0);
+    return true;
+}
+
+QString MainWindow::loadText() const {
+    QString stage;
+    if (load_stage_ == QLatin1String("reading"))
+        stage = tr("reading the weights");
+    else if (load_stage_ == QLatin1String("binding"))
+        stage = tr("binding the weights");
+    else if (load_stage_ == QLatin1String("warming"))
+        stage = tr("warming up");
+    else
+        stage = tr("connecting");
+    if (load_fraction_ < 0) return stage;
+    return tr("%1 %2%").arg(stage).arg(QLocale().toString(int(load_fraction_ * 100)));
+}
+
+void MainWindow::onBackendProgress(const QString& stage, double fraction) {
+    load_stage_ = stage;
+    load_fraction_ = fraction;
+    const bool local = stage != QLatin1String("connecting");
+    load_label_->setText(local ? tr("Loading the model: %1").arg(loadText()) : tr("Connecting…"));
+    if (fraction < 0) {
+        load_bar_->setRange(0, 0);  // busy: no size known
+    } else {
+        load_bar_->setRange(0, 100);
+        load_bar_->setValue(int(fraction * 100));
+    }
+    load_status_->show();
+    if (run_pending_)
+        results_view_->showProgress(tr("Waiting for the model: %1").arg(loadText()), fraction);
+    updateActions();
+    Q_EMIT loadProgress(stage, fraction);
+}
+
+void MainWindow::onBackendBuilt() {
+    load_status_->hide();
+    load_stage_.clear();
+    load_fraction_ = -1;
+    auto result = backend_watcher_.result();
+    if (!result) {
+        backend_profile_.clear();
+        const bool cancelled = result.error().kind == engine::ErrorKind::Cancelled;
+        const QString message = QString::fromStdString(result.error().message);
+        if (compare_pending_) {
+            compare_pending_ = false;
+            compare_view_->showError(cancelled ? tr("Cancelled.") : message);
+        }
+        if (run_pending_) {
+            run_pending_ = false;
+            onFailed(result.error());
+        } else if (cancelled) {
+            statusBar()->showMessage(tr("Model loading cancelled; the next run loads it."), 8000);
+        } else {
+            statusBar()->showMessage(tr("The model did not load: %1").arg(message), 15000);
+        }
+        updateActions();
+        Q_EMIT backendBuilt(false);
+        return;
+    }
+    backend_ = result.value();
+    runner_->setBackend(backend_);
+    statusBar()->showMessage(tr("Ready: %1").arg(QString::fromStdString(backend_->describe())),
+                             5000);
+    Q_EMIT backendBuilt(true);
+    if (run_pending_) startDecide();
+    if (compare_pending_) startCompare();
+    updateActions();
 }
 
 core::DecideRequest MainWindow::currentRequest() const {
@@ -756,17 +895,16 @@ bool MainWindow::compare() {
         startCompare();
         return view->busy();
     }
-    // The same backend a run uses, built off the UI thread.
-    auto secrets = core::read_profile_secrets(*profile, core::process_environment());
-    if (!secrets) {
-        view->showError(QString::fromStdString(secrets.error().message));
-        return false;
+    // The same backend a run uses, built off the UI thread (or already loading).
+    if (!(backendLoading() && backend_profile_ == profile->name)) {
+        QString error;
+        if (!startBackend(*profile, &error)) {
+            view->showError(error);
+            return false;
+        }
     }
     compare_pending_ = true;
-    backend_profile_ = profile->name;
-    view->showPreparing(profile->remote() ? tr("Connecting") : tr("Preparing the engine"));
-    backend_watcher_.setFuture(QtConcurrent::run(
-        [p = *profile, s = secrets.value()] { return core::make_profile_backend(p, s); }));
+    view->showPreparing(profile->remote() ? tr("Connecting") : tr("Loading the model"));
     updateActions();
     return true;
 }
@@ -792,7 +930,11 @@ void MainWindow::cancelRun() {
         updateActions();
         return;
     }
-    if (!runner_->busy() && !backend_watcher_.isRunning()) return;
+    // Esc stops a run, or one waiting for the model; with nothing else to stop, the loading.
+    if (!runner_->busy() && !run_pending_) {
+        if (backendLoading()) load_cancel_.cancel();
+        return;
+    }
     run_pending_ = false;
     pending_decision_.reset();
     runner_->cancel();
@@ -858,6 +1000,7 @@ void MainWindow::restoreSettings() {
         settings.value(QStringLiteral("window/editorSplitter")).toByteArray());
     views_split_->restoreState(
         settings.value(QStringLiteral("window/viewsSplitter")).toByteArray());
+    results_view_->setHistoryOpen(settings.value(QStringLiteral("window/historyOpen")).toBool());
     canvas_model_->setLayout(settings.value(QStringLiteral("canvas/layout")).toString() ==
                                      QLatin1String("schema_first")
                                  ? core::Layout::SchemaFirst
@@ -875,6 +1018,7 @@ void MainWindow::saveSettings() {
     settings.setValue(QStringLiteral("window/mainSplitter"), main_split_->saveState());
     settings.setValue(QStringLiteral("window/editorSplitter"), editor_split_->saveState());
     settings.setValue(QStringLiteral("window/viewsSplitter"), views_split_->saveState());
+    settings.setValue(QStringLiteral("window/historyOpen"), results_view_->historyOpen());
     settings.setValue(QStringLiteral("canvas/layout"),
                       QString::fromLatin1(core::to_string(canvas_model_->layout()).data()));
     settings.setValue(QStringLiteral("policy/last"), document_->path());

@@ -20,6 +20,7 @@
 
 class QAction;
 class QLabel;
+class QProgressBar;
 class QListView;
 class QPushButton;
 class QSplitter;
@@ -47,6 +48,9 @@ struct MainWindowOptions {
     QString initial_policy = QStringLiteral("support_triage");
     BenchWindowOptions bench;  // where the Bench view finds JevBench, suites and its runs
     core::compare::CompareOptions compare;  // the Compare view's generation (max tokens)
+    // Load a local profile's model in the background as soon as the window opens (and when
+    // the active profile changes), so the first run does not wait for it.
+    bool preload_model = true;
 };
 
 class MainWindow : public QMainWindow {
@@ -59,6 +63,7 @@ class MainWindow : public QMainWindow {
     PolicyLibrary* library() const { return library_; }
     PolicyForm* form() const { return form_; }
     SourceEditor* sourceEditor() const { return source_; }
+    VariablesPanel* variablesPanel() const { return variables_; }
     CanvasModel* canvasModel() const { return canvas_model_; }
     CanvasView* canvasView() const { return canvas_view_; }
     ResultsModel* resultsModel() const { return results_model_; }
@@ -87,6 +92,14 @@ class MainWindow : public QMainWindow {
     // Opens a policy source that has no file yet (a bench item) as an unsaved document.
     void openUnsaved(const QString& name, const QString& source);
 
+    // The active profile's backend being built (a local model loading, a remote one asked for
+    // /health); the status bar shows the stage and a percentage, Esc or its button cancels.
+    bool backendLoading() const;
+    bool backendReady() const { return backend_ != nullptr; }
+    QProgressBar* loadProgressBar() const { return load_bar_; }
+    QLabel* loadLabel() const { return load_label_; }
+    QAction* runAction() const { return run_; }
+
     // Policy > Export report… (Ctrl+Shift+E): the latest decision as a report (nullopt before
     // the first result, or when the results were cleared by opening another policy).
     QAction* exportReportAction() const { return export_report_; }
@@ -97,6 +110,10 @@ class MainWindow : public QMainWindow {
 
   Q_SIGNALS:
     void runFinished(bool ok);
+    // While the backend is built: stage "reading", "binding", "warming" (a local model) or
+    // "connecting", fraction 0..1 (-1: unknown); then backendBuilt(ok).
+    void loadProgress(const QString& stage, double fraction);
+    void backendBuilt(bool ok);
 
   protected:
     void closeEvent(QCloseEvent* event) override;
@@ -124,6 +141,11 @@ class MainWindow : public QMainWindow {
         const core::DecideRequest& request) const;
     void onFailed(const engine::Error& error);
     void reloadFromDisk();
+    // Builds the active profile's backend off the UI thread (false: no secrets for it).
+    bool startBackend(const core::EndpointProfile& profile, QString* error);
+    void onBackendProgress(const QString& stage, double fraction);
+    void onBackendBuilt();
+    QString loadText() const;  // "reading the weights 43%"
 
     MainWindowOptions options_;
     PolicyLibrary* library_;
@@ -162,6 +184,13 @@ class MainWindow : public QMainWindow {
     std::string backend_profile_;             // which profile backend_ was built for
     QFutureWatcher<engine::Result<std::shared_ptr<core::Backend>>> backend_watcher_;
     QFutureWatcher<std::shared_ptr<const engine::Tokenizer>> tokenizer_watcher_;
+    core::CancelToken load_cancel_;  // the backend build in flight
+    uint64_t load_generation_ = 0;   // progress of an older build is dropped
+    QString load_stage_;
+    double load_fraction_ = -1;
+    QWidget* load_status_ = nullptr;  // the status bar's label, bar and cancel button
+    QLabel* load_label_ = nullptr;
+    QProgressBar* load_bar_ = nullptr;
     QString tokenizer_path_;
     bool run_pending_ = false;
     bool compare_pending_ = false;

@@ -7,6 +7,7 @@
 
 #include "backend/compute_backend.h"
 #include "driver/drivers.h"
+#include "model/prefetch.h"
 #include "model/weights.h"
 #include "util/thread_pool.h"
 
@@ -64,6 +65,34 @@ class LocalEngine : public Engine {
 
 }  // namespace
 
+std::string_view to_string(LoadStage stage) {
+    switch (stage) {
+        case LoadStage::Reading:
+            return "reading";
+        case LoadStage::Binding:
+            return "binding";
+        case LoadStage::Warming:
+            break;
+    }
+    return "warming";
+}
+
+namespace {
+// One short read through every layer: the thread pool, BLAS and the caches are set up before
+// the first decision, which then runs at full speed.
+Result<void> warm_up(Engine& engine, const CancelToken& cancel) {
+    SlotReadRequest request;
+    request.prompt_ids = {tokens::kBos};
+    CanvasRow row;
+    row.ids.assign(4, tokens::kPad);
+    row.slots.push_back({1, {tokens::kEos}});
+    request.rows.push_back(std::move(row));
+    auto read = engine.read_slots(request, cancel);
+    if (!read) return read.error();
+    return {};
+}
+}  // namespace
+
 Result<std::unique_ptr<Engine>> Engine::open(const EngineOptions& options) {
     if (options.device == Device::Cuda && !cuda_available())
         return engine_error(
@@ -73,8 +102,18 @@ Result<std::unique_ptr<Engine>> Engine::open(const EngineOptions& options) {
             "--device cuda: this build has no CUDA backend (built without nvcc; use cpu or auto)"
 #endif
         );
+    const auto report = [&](LoadStage stage, double fraction) {
+        if (options.load_progress) options.load_progress(stage, fraction);
+    };
+    report(LoadStage::Reading, 0);
     auto weights = model::load_model_weights(options.model_dir);
     if (!weights) return weights.error();
+    // The weights' pages into memory, with progress; the tokenizer after them.
+    const bool read = model::prefetch_weights(**weights, [&](uint64_t done, uint64_t total) {
+        report(LoadStage::Reading, total ? 0.95 * double(done) / double(total) : 0.95);
+        return !options.cancel.cancelled();
+    });
+    if (!read) return cancelled();
     auto defaults = model::load_generation_config(options.model_dir / "generation_config.json");
     if (!defaults) return defaults.error();
     const auto tokenizer_path = options.model_dir / "tokenizer.json";
@@ -85,7 +124,14 @@ Result<std::unique_ptr<Engine>> Engine::open(const EngineOptions& options) {
                          std::to_string(tokenizer->vocab_size()) +
                          " ids but config.json's vocab_size is " +
                          std::to_string(weights.value()->config.vocab_size));
+    report(LoadStage::Reading, 1);
+    if (options.cancel.cancelled()) return cancelled();
 
+    report(LoadStage::Binding, 0);
+    const auto bound = [&](double fraction) {
+        report(LoadStage::Binding, fraction);
+        return !options.cancel.cancelled();
+    };
     Result<std::unique_ptr<backend::ComputeBackend>> backend = engine_error("no backend selected");
 #ifdef DS_HAVE_CUDA
     if (options.device != Device::Cpu && cuda_available()) {
@@ -93,14 +139,23 @@ Result<std::unique_ptr<Engine>> Engine::open(const EngineOptions& options) {
         // Auto falls back to the CPU when the GPU cannot hold the model (memory plan refusal);
         // an explicit --device cuda reports why instead.
         if (!backend && options.device == Device::Auto)
-            backend = backend::make_cpu_backend(weights.value(), options.threads);
+            backend = backend::make_cpu_backend(weights.value(), options.threads, bound);
     } else
 #endif
-        backend = backend::make_cpu_backend(weights.value(), options.threads);
+        backend = backend::make_cpu_backend(weights.value(), options.threads, bound);
     if (!backend) return backend.error();
-    return std::unique_ptr<Engine>(new LocalEngine(
+    report(LoadStage::Binding, 1);
+    if (options.cancel.cancelled()) return cancelled();
+
+    auto engine = std::unique_ptr<Engine>(new LocalEngine(
         std::move(weights.value()), std::move(backend.value()), std::move(tokenizer.value()),
         std::move(defaults.value()), options.threads));
+    if (options.warm_up) {
+        report(LoadStage::Warming, 0);
+        if (auto warmed = warm_up(*engine, options.cancel); !warmed) return warmed.error();
+        report(LoadStage::Warming, 1);
+    }
+    return engine;
 }
 
 }  // namespace engine

@@ -18,7 +18,9 @@ using engine::engine_error;
 using engine::remote_error;
 
 namespace {
-Result<std::shared_ptr<Backend>> make_local_backend(const EndpointProfile& profile) {
+Result<std::shared_ptr<Backend>> make_local_backend(const EndpointProfile& profile,
+                                                    const CancelToken& cancel,
+                                                    const ProgressFn& progress) {
     if (profile.model_dir.empty())
         return bad_input("endpoint \"" + profile.name +
                          "\": no model folder (a folder with "
@@ -31,6 +33,12 @@ Result<std::shared_ptr<Backend>> make_local_backend(const EndpointProfile& profi
         options.device = engine::Device::Cuda;
     else
         options.device = engine::Device::Auto;
+    options.cancel = cancel;
+    options.warm_up = true;
+    if (progress)
+        options.load_progress = [progress](engine::LoadStage stage, double fraction) {
+            progress(Progress{std::string(engine::to_string(stage)), fraction, {}});
+        };
     auto backend = LocalBackend::open(options);
     if (!backend) return backend.error();
     return std::shared_ptr<Backend>(std::move(backend.value()));
@@ -72,9 +80,10 @@ Result<ProfileSecrets> read_profile_secrets(const EndpointProfile& profile, cons
 
 Result<std::shared_ptr<Backend>> make_profile_backend(const EndpointProfile& profile,
                                                       const ProfileSecrets& secrets,
-                                                      const CancelToken& cancel) {
+                                                      const CancelToken& cancel,
+                                                      const ProgressFn& progress) {
     if (profile.kind == EndpointKind::Local) {
-        return make_local_backend(profile);
+        return make_local_backend(profile, cancel, progress);
     }
     if (profile.url.empty())
         return bad_input("endpoint \"" + profile.name +

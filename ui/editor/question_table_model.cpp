@@ -155,6 +155,9 @@ QVariant QuestionTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant QuestionTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role == Qt::ToolTipRole && orientation == Qt::Horizontal &&
+        section == AlternativesColumn)
+        return tr("A choice's options, a score's levels, a yes/no question's criteria");
     if (role != Qt::DisplayRole) return {};
     if (orientation == Qt::Vertical) return section + 1;
     switch (section) {
@@ -165,7 +168,7 @@ QVariant QuestionTableModel::headerData(int section, Qt::Orientation orientation
         case InstructionsColumn:
             return tr("Instructions");
         case AlternativesColumn:
-            return tr("Options / levels / criteria");
+            return tr("Options");
         case AloneColumn:
             return tr("Alone");
     }

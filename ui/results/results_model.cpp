@@ -67,6 +67,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
             return q.hesitation;
         case HesitationTextRole:
             return hesitationText(q.hesitation_class());
+        case HesitationClassRole:
+            return static_cast<int>(q.hesitation_class());
         case StderrRole:
             return q.stderr_winner ? QVariant(*q.stderr_winner) : QVariant();
         case StderrLabelsRole:

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <string_view>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,10 +19,22 @@ namespace engine {
 
 enum class Device { Auto, Cpu, Cuda };
 
+// Where Engine::open is while it loads, for a progress bar: reading the weights (the fraction
+// of their bytes in memory) and the tokenizer, binding them into the backend (the fraction of
+// the layers converted or uploaded), warming up (one short pass through every layer).
+enum class LoadStage { Reading, Binding, Warming };
+std::string_view to_string(LoadStage stage);  // "reading", "binding", "warming"
+using LoadProgress = std::function<void(LoadStage stage, double fraction)>;
+
 struct EngineOptions {
     std::filesystem::path model_dir;
     Device device = Device::Auto;  // Auto: CUDA when a GPU is present, else CPU
     int threads = 0;               // 0: all hardware threads
+    // Loading: progress reports, a cancel that makes open() return a "cancelled" error, and
+    // a warm-up pass before open() returns (so the first decision runs at full speed).
+    LoadProgress load_progress;
+    CancelToken cancel;
+    bool warm_up = false;
 };
 
 struct ModelInfo {

@@ -25,6 +25,7 @@
 // that made them.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -128,9 +129,11 @@ class ComputeBackend {
                                     std::vector<float>& v) = 0;
 };
 
-// The CPU backend (OpenBLAS + a thread pool). threads <= 0: all hardware threads.
+// The CPU backend (OpenBLAS + a thread pool). threads <= 0: all hardware threads. `bound`
+// after each layer's weights are bound, with the fraction done; false from it cancels.
 Result<std::unique_ptr<ComputeBackend>> make_cpu_backend(
-    std::shared_ptr<const model::ModelWeights> weights, int threads);
+    std::shared_ptr<const model::ModelWeights> weights, int threads,
+    const std::function<bool(double)>& bound = {});
 
 #ifdef DS_HAVE_CUDA
 // The CUDA backend (defined under src/cuda/); device 0.

@@ -114,6 +114,12 @@ class CpuBackend : public ComputeBackend {
                            ? model::bf16_to_float(model::float_to_bf16(scale))
                            : scale;
         round_probs_bf16_ = w_->embed_tokens.dtype == DType::BF16;
+    }
+
+    // Converts every layer's weights (f32 views in place, the rest converted); `step` after each
+    // layer with the fraction done, false from it stops (the backend is then unusable).
+    bool bind_layers(const std::function<bool(double)>& step) {
+        const ModelConfig& c = w_->config;
         for (int l = 0; l < c.num_layers; ++l) {
             const auto& s = w_->layers[static_cast<size_t>(l)];
             CpuLayer L;
@@ -145,7 +151,9 @@ class CpuBackend : public ComputeBackend {
             L.dec_scalar = s.decoder_layer_scalar;
             L.inv_freq = c.inv_freq(l);
             layers_.push_back(std::move(L));
+            if (step && !step(double(l + 1) / c.num_layers)) return false;
         }
+        return true;
     }
 
     std::string device_name() const override {
@@ -680,9 +688,12 @@ class CpuBackend : public ComputeBackend {
 }  // namespace
 
 Result<std::unique_ptr<ComputeBackend>> make_cpu_backend(
-    std::shared_ptr<const model::ModelWeights> weights, int threads) {
+    std::shared_ptr<const model::ModelWeights> weights, int threads,
+    const std::function<bool(double)>& bound) {
     if (!weights) return engine_error("CPU backend: no weights");
-    return std::unique_ptr<ComputeBackend>(new CpuBackend(std::move(weights), threads));
+    auto backend = std::make_unique<CpuBackend>(std::move(weights), threads);
+    if (!backend->bind_layers(bound)) return cancelled();
+    return std::unique_ptr<ComputeBackend>(std::move(backend));
 }
 
 }  // namespace engine::backend

@@ -80,9 +80,12 @@ struct ProfileSecrets {
 Result<ProfileSecrets> read_profile_secrets(const EndpointProfile& profile, const EnvLookup& env);
 
 // Builds the backend for a profile (blocking: a local profile loads its model, a remote Auto
-// profile asks /health; run it off the UI thread).
+// profile asks /health; run it off the UI thread). A local load reports its stages through
+// `progress` (stage "reading", "binding" or "warming", fraction 0..1), warms the engine up
+// before it returns, and stops with a "cancelled" error when `cancel` fires.
 Result<std::shared_ptr<Backend>> make_profile_backend(const EndpointProfile& profile,
                                                       const ProfileSecrets& secrets,
-                                                      const CancelToken& cancel = {});
+                                                      const CancelToken& cancel = {},
+                                                      const ProgressFn& progress = {});
 
 }  // namespace core

@@ -1,0 +1,88 @@
+// Reading mapped weights ahead of use (see prefetch.h).
+#include "model/prefetch.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace engine::model {
+namespace {
+
+// The distinct byte ranges of a model's tensors, in address order (file order for one file).
+std::vector<std::pair<const std::byte*, size_t>> ranges(const ModelWeights& w) {
+    std::set<std::pair<const std::byte*, size_t>> seen;
+    auto add = [&](const TensorView& t) {
+        if (!t.empty() && t.nbytes > 0) seen.emplace(t.data, t.nbytes);
+    };
+    add(w.embed_tokens);
+    add(w.lm_head);
+    add(w.final_norm);
+    add(w.self_conditioning.pre_norm);
+    add(w.self_conditioning.gate_proj);
+    add(w.self_conditioning.up_proj);
+    add(w.self_conditioning.down_proj);
+    for (const LayerWeights& l : w.layers) {
+        for (const TensorView* t : {&l.input_layernorm,
+                                    &l.post_attention_layernorm,
+                                    &l.pre_feedforward_layernorm,
+                                    &l.post_feedforward_layernorm,
+                                    &l.pre_feedforward_layernorm_2,
+                                    &l.post_feedforward_layernorm_1,
+                                    &l.post_feedforward_layernorm_2,
+                                    &l.q_proj,
+                                    &l.k_proj,
+                                    &l.v_proj,
+                                    &l.o_proj,
+                                    &l.q_norm,
+                                    &l.k_norm,
+                                    &l.mlp_gate,
+                                    &l.mlp_up,
+                                    &l.mlp_down,
+                                    &l.router_proj,
+                                    &l.router_scale,
+                                    &l.router_per_expert_scale,
+                                    &l.experts_gate_up,
+                                    &l.experts_down})
+            add(*t);
+    }
+    return {seen.begin(), seen.end()};
+}
+
+constexpr size_t kPage = 4096;
+volatile unsigned g_prefetch_sink = 0;  // where the page reads go, so none is elided
+constexpr size_t kBlock = size_t(8) << 20;  // progress every 8 MiB
+
+}  // namespace
+
+uint64_t weight_bytes(const ModelWeights& weights) {
+    uint64_t total = 0;
+    for (const auto& r : ranges(weights)) total += r.second;
+    return total;
+}
+
+bool prefetch_weights(const ModelWeights& weights,
+                      const std::function<bool(uint64_t done, uint64_t total)>& step) {
+    const auto all = ranges(weights);
+    uint64_t total = 0, done = 0;
+    for (const auto& r : all) total += r.second;
+    // One byte per page faults the page in; the sum keeps the reads from being optimised away.
+    unsigned sum = 0;
+    size_t since_step = 0;
+    for (const auto& [data, size] : all) {
+        for (size_t off = 0; off < size; off += kPage) {
+            sum += static_cast<unsigned>(data[off]);
+            const size_t n = std::min(kPage, size - off);
+            done += n;
+            since_step += n;
+            if (since_step >= kBlock) {
+                since_step = 0;
+                if (step && !step(done, total)) return false;
+            }
+        }
+    }
+    g_prefetch_sink = sum;
+    return !step || step(total, total);
+}
+
+}  // namespace engine::model
