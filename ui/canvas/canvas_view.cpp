@@ -68,6 +68,18 @@ CanvasView::CanvasView(CanvasModel* model, QWidget* parent) : QWidget(parent), m
     body_layout->addStretch();
     scroll->setWidget(body);
     outer->addWidget(scroll, 1);
+    // What the keyboard's chip is (the hover text, for those who do not hover).
+    chip_details_ = new QLabel(this);
+    chip_details_->setObjectName(QStringLiteral("chipDetails"));
+    chip_details_->setWordWrap(true);
+    chip_details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    chip_details_->setForegroundRole(QPalette::PlaceholderText);
+    outer->addWidget(chip_details_);
+    prompt_->setAccessibleName(tr("Prompt tokens"));
+    canvas_->setAccessibleName(tr("Canvas tokens"));
+    for (TokenFlow* flow : {canvas_, prompt_})
+        connect(flow, &TokenFlow::currentChipChanged, this,
+                [this, flow](int chip) { chip_details_->setText(flow->toolTipFor(chip)); });
 
     connect(layout_, &QComboBox::currentIndexChanged, this,
             [this] { model_->setLayout(core::Layout(layout_->currentData().toInt())); });

@@ -19,6 +19,7 @@ class CanvasView : public QWidget {
     explicit CanvasView(CanvasModel* model, QWidget* parent = nullptr);
     TokenFlow* promptFlow() const { return prompt_; }
     TokenFlow* canvasFlow() const { return canvas_; }
+    QLabel* chipDetails() const { return chip_details_; }
     QComboBox* layoutSwitch() const { return layout_; }
     QString summaryText() const;
 
@@ -32,6 +33,7 @@ class CanvasView : public QWidget {
     QSpinBox* draw_;
     QLabel* summary_;
     QLabel* slots_;
+    QLabel* chip_details_;
     TokenFlow* prompt_;
     TokenFlow* canvas_;
 };

@@ -2,8 +2,13 @@
 #include "ui/canvas/token_flow.h"
 
 #include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
 
 namespace ui {
 namespace {
@@ -12,12 +17,15 @@ constexpr int kPadX = 4;
 }  // namespace
 
 TokenFlow::TokenFlow(QWidget* parent) : QWidget(parent) {
+    installPaintedItemsAccessibility();
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
 }
 
 void TokenFlow::setChips(std::vector<TokenChip> chips) {
     chips_ = std::move(chips);
+    if (current_ >= int(chips_.size())) current_ = chips_.empty() ? -1 : 0;
     layoutChips(width(), &rects_);
     updateGeometry();
     update();
@@ -82,6 +90,11 @@ void TokenFlow::paintEvent(QPaintEvent*) {
             p.setPen(QPen(pal.color(QPalette::Mid), 1));
         }
         p.drawRoundedRect(r, 3, 3);
+        if (int(i) == current_ && hasFocus()) {  // the keyboard's chip
+            p.setBrush(Qt::NoBrush);
+            p.setPen(QPen(pal.color(QPalette::Highlight), 2, Qt::DotLine));
+            p.drawRoundedRect(r.adjusted(-1.5, -1.5, 1.5, 1.5), 4, 4);
+        }
         p.setPen(c.padding || c.special ? pal.color(QPalette::PlaceholderText)
                                         : pal.color(QPalette::Text));
         p.drawText(r, Qt::AlignCenter, c.text);
@@ -111,6 +124,103 @@ QString TokenFlow::toolTipFor(int index) const {
                     .arg(c.id);
     }
     return text;
+}
+
+QString TokenFlow::spokenChip(int index) const {
+    if (index < 0 || index >= int(chips_.size())) return {};
+    const TokenChip& c = chips_[size_t(index)];
+    if (c.slot)
+        return tr("answer slot of %1: %2")
+            .arg(c.question, c.labels.join(tr(" or ", "between the labels of a slot")));
+    if (c.padding) return tr("padding, position %1").arg(c.position);
+    if (c.special) return tr("special token %1, position %2").arg(c.text).arg(c.position);
+    return tr("token “%1”, position %2").arg(c.text).arg(c.position);
+}
+
+QString TokenFlow::accessibleItemText(int item, QAccessible::Text text) const {
+    if (text == QAccessible::Name) return spokenChip(item);
+    if (text == QAccessible::Description) return toolTipFor(item);
+    return {};
+}
+
+void TokenFlow::setCurrentChip(int index) {
+    if (chips_.empty()) index = -1;
+    index = std::clamp(index, chips_.empty() ? -1 : 0, int(chips_.size()) - 1);
+    if (index == current_) return;
+    current_ = index;
+    update();
+    if (current_ >= 0) notifyPaintedItemFocus(this, current_);
+    Q_EMIT currentChipChanged(current_);
+}
+
+void TokenFlow::keyPressEvent(QKeyEvent* event) {
+    if (chips_.empty()) return QWidget::keyPressEvent(event);
+    const int n = int(chips_.size());
+    const int at = std::max(current_, 0);
+    // The chip in the row above or below nearest to the current one's centre.
+    auto vertical = [&](int direction) {
+        const QRect here = chipRect(at);
+        int best = at, best_distance = INT_MAX;
+        for (int i = 0; i < n; ++i) {
+            const QRect r = chipRect(i);
+            if (direction > 0 ? r.top() <= here.top() : r.top() >= here.top()) continue;
+            const int rows = std::abs(r.top() - here.top());
+            const int distance = rows * 10000 + std::abs(r.center().x() - here.center().x());
+            if (distance < best_distance) best = i, best_distance = distance;
+        }
+        return best;
+    };
+    auto slot_from = [&](int direction) {
+        for (int i = at + direction; i >= 0 && i < n; i += direction)
+            if (chips_[size_t(i)].slot) return i;
+        return at;
+    };
+    switch (event->key()) {
+        case Qt::Key_Right:
+            setCurrentChip(at + 1);
+            break;
+        case Qt::Key_Left:
+            setCurrentChip(at - 1);
+            break;
+        case Qt::Key_Down:
+            setCurrentChip(vertical(1));
+            break;
+        case Qt::Key_Up:
+            setCurrentChip(vertical(-1));
+            break;
+        case Qt::Key_Home:
+            setCurrentChip(0);
+            break;
+        case Qt::Key_End:
+            setCurrentChip(n - 1);
+            break;
+        case Qt::Key_N:
+            setCurrentChip(slot_from(1));
+            break;
+        case Qt::Key_P:
+            setCurrentChip(slot_from(-1));
+            break;
+        default:
+            return QWidget::keyPressEvent(event);
+    }
+    event->accept();
+}
+
+void TokenFlow::focusInEvent(QFocusEvent* event) {
+    if (current_ < 0 && !chips_.empty()) setCurrentChip(0);
+    update();
+    QWidget::focusInEvent(event);
+}
+
+void TokenFlow::focusOutEvent(QFocusEvent* event) {
+    update();
+    QWidget::focusOutEvent(event);
+}
+
+void TokenFlow::mousePressEvent(QMouseEvent* event) {
+    const int chip = chipAt(event->position().toPoint());
+    if (chip >= 0) setCurrentChip(chip);
+    QWidget::mousePressEvent(event);
 }
 
 int TokenFlow::chipAt(const QPoint& pos) const {

@@ -1,19 +1,17 @@
 // The painted result card (see result_card.h).
 #include "ui/results/result_card.h"
 
-#include <QAccessible>
-#include <QAccessibleWidget>
 #include <QHelpEvent>
-#include <QResizeEvent>
 #include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
+#include <QResizeEvent>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
-#include <mutex>
 
 #include "core/decision.h"
+#include "ui/accessibility/painted_items.h"
 #include "ui/i18n/format.h"
 #include "ui/results/results_model.h"
 
@@ -69,96 +67,10 @@ QString label_name(const QStringList& labels, const QStringList& alts, int i) {
                : labels.value(i) + QStringLiteral("  ") + alts.value(i);
 }
 
-// Screen-reader text for a card and its bars (see ResultCard::spoken*).
-class LabelBarAccessible;
-
-class ResultCardAccessible : public QAccessibleWidget {
-  public:
-    explicit ResultCardAccessible(ResultCard* card)
-        : QAccessibleWidget(card, QAccessible::Grouping) {}
-    ~ResultCardAccessible() override {
-        for (QAccessible::Id id : child_ids_) QAccessible::deleteAccessibleInterface(id);
-    }
-    ResultCard* card() const { return static_cast<ResultCard*>(widget()); }
-    QString text(QAccessible::Text t) const override {
-        if (t == QAccessible::Name) return card()->spokenSummary();
-        if (t == QAccessible::Description) return card()->spokenDetails();
-        return QAccessibleWidget::text(t);
-    }
-    int childCount() const override { return labelCount(); }
-    QAccessibleInterface* child(int i) const override;
-    int indexOfChild(const QAccessibleInterface* child) const override;
-
-  private:
-    int labelCount() const {
-        return int(card()->index().data(ResultsModel::MeanRole).value<QList<double>>().size());
-    }
-    mutable QList<QAccessible::Id> child_ids_;
-};
-
-// One label's bar: a read-only progress indicator named by the label.
-class LabelBarAccessible : public QAccessibleInterface {
-  public:
-    LabelBarAccessible(ResultCardAccessible* parent, int label) : parent_(parent), label_(label) {}
-    bool isValid() const override { return parent_->isValid(); }
-    QObject* object() const override { return nullptr; }
-    QWindow* window() const override { return parent_->window(); }
-    QAccessibleInterface* parent() const override { return parent_; }
-    QAccessibleInterface* child(int) const override { return nullptr; }
-    int childCount() const override { return 0; }
-    int indexOfChild(const QAccessibleInterface*) const override { return -1; }
-    QAccessibleInterface* childAt(int, int) const override { return nullptr; }
-    QAccessible::Role role() const override { return QAccessible::ProgressBar; }
-    QAccessible::State state() const override {
-        QAccessible::State s;
-        s.readOnly = true;
-        return s;
-    }
-    QString text(QAccessible::Text t) const override {
-        ResultCard* card = parent_->card();
-        const QModelIndex index = card->index();
-        const QStringList alts = index.data(ResultsModel::AlternativesRole).toStringList();
-        if (t == QAccessible::Name) return alts.value(label_);
-        if (t == QAccessible::Description || t == QAccessible::Value)
-            return card->spokenLabel(label_);
-        return {};
-    }
-    void setText(QAccessible::Text, const QString&) override {}
-    QRect rect() const override {
-        ResultCard* card = parent_->card();
-        const QRect r = card->barRect(label_);
-        return QRect(card->mapToGlobal(r.topLeft()), r.size());
-    }
-
-  private:
-    ResultCardAccessible* parent_;
-    int label_;
-};
-
-QAccessibleInterface* ResultCardAccessible::child(int i) const {
-    if (i < 0 || i >= labelCount()) return nullptr;
-    while (child_ids_.size() <= i)
-        child_ids_.append(QAccessible::registerAccessibleInterface(new LabelBarAccessible(
-            const_cast<ResultCardAccessible*>(this), int(child_ids_.size()))));
-    return QAccessible::accessibleInterface(child_ids_[i]);
-}
-
-int ResultCardAccessible::indexOfChild(const QAccessibleInterface* child) const {
-    for (int i = 0; i < child_ids_.size(); ++i)
-        if (QAccessible::accessibleInterface(child_ids_[i]) == child) return i;
-    return -1;
-}
-
-QAccessibleInterface* card_accessible_factory(const QString& class_name, QObject* object) {
-    if (class_name == QLatin1String("ui::ResultCard") && object && object->isWidgetType())
-        return new ResultCardAccessible(static_cast<ResultCard*>(object));
-    return nullptr;
-}
 }  // namespace
 
 ResultCard::ResultCard(const QModelIndex& index, QWidget* parent) : QWidget(parent), index_(index) {
-    static std::once_flag factory;
-    std::call_once(factory, [] { QAccessible::installFactory(card_accessible_factory); });
+    installPaintedItemsAccessibility();
     setAttribute(Qt::WA_Hover);
     setMouseTracking(true);
     setFocusPolicy(Qt::TabFocus);  // reachable from the keyboard; focus shows a frame
@@ -497,6 +409,25 @@ QString ResultCard::spokenDetails() const {
                      .arg(QLocale().toString(
                          index_.data(ResultsModel::AgreementRole).toDouble() * 100, 'f', 0));
     return parts.join(QStringLiteral("; "));
+}
+
+int ResultCard::accessibleItemCount() const {
+    return index_.data(ResultsModel::SkipRole).toString().isEmpty() ? int(means(index_).size()) : 0;
+}
+
+QString ResultCard::accessibleItemText(int label, QAccessible::Text text) const {
+    if (text == QAccessible::Name)
+        return index_.data(ResultsModel::AlternativesRole).toStringList().value(label);
+    if (text == QAccessible::Description || text == QAccessible::Value) return spokenLabel(label);
+    return {};
+}
+
+QRect ResultCard::accessibleItemRect(int label) const {
+    return barRect(label);
+}
+
+QAccessible::Role ResultCard::accessibleItemRole(int) const {
+    return QAccessible::ProgressBar;
 }
 
 QString ResultCard::toolTipAt(const QPoint& pos) const {

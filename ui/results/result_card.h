@@ -12,27 +12,29 @@
 #include <QPersistentModelIndex>
 #include <QWidget>
 
+#include "ui/accessibility/painted_items.h"
+
 namespace ui {
 
-class ResultCard : public QWidget {
+class ResultCard : public QWidget, public PaintedItems {
     Q_OBJECT
   public:
     // One painted element and where it goes.
     struct Part {
         enum Kind {
-            Title,      // the question id
-            Answer,     // "→ winner" (or "→ skipped")
-            Badge,      // the hesitation class
-            Stats,      // one line of confidence, entropy, hesitation, stderr
-            Reason,     // why an ask_if skipped the question
-            Swatch,     // a label's colour (the legend)
-            Label,      // a label and its meaning
-            Track,      // a label's bar track; the bar fills it by the label's mean
-            ErrorBar,   // the label's mean ± its stderr, inside the track
-            Value,      // the label's percentage
-            DrawsLabel, // "Draws"
-            Mark,       // one noise draw, coloured by its answer
-            Agreement,  // "agreement 75% of 4 draws"
+            Title,       // the question id
+            Answer,      // "→ winner" (or "→ skipped")
+            Badge,       // the hesitation class
+            Stats,       // one line of confidence, entropy, hesitation, stderr
+            Reason,      // why an ask_if skipped the question
+            Swatch,      // a label's colour (the legend)
+            Label,       // a label and its meaning
+            Track,       // a label's bar track; the bar fills it by the label's mean
+            ErrorBar,    // the label's mean ± its stderr, inside the track
+            Value,       // the label's percentage
+            DrawsLabel,  // "Draws"
+            Mark,        // one noise draw, coloured by its answer
+            Agreement,   // "agreement 75% of 4 draws"
         };
         Kind kind;
         QRect rect;
@@ -65,6 +67,12 @@ class ResultCard : public QWidget {
     QString spokenSummary() const;
     QString spokenDetails() const;
     QString spokenLabel(int label) const;  // "billing, 5.3 percent, plus or minus 2.1"
+
+    // PaintedItems: one accessible progress bar per label.
+    int accessibleItemCount() const override;
+    QString accessibleItemText(int label, QAccessible::Text text) const override;
+    QRect accessibleItemRect(int label) const override;
+    QAccessible::Role accessibleItemRole(int label) const override;
 
   protected:
     void paintEvent(QPaintEvent* event) override;
