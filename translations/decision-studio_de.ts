@@ -469,6 +469,14 @@
         <source>pos %1 · %2 · labels %3 · noise id %4</source>
         <translation>Pos. %1 · %2 · Labels %3 · Rausch-ID %4</translation>
     </message>
+    <message>
+        <source>Prompt tokens</source>
+        <translation>Prompt-Tokens</translation>
+    </message>
+    <message>
+        <source>Canvas tokens</source>
+        <translation>Canvas-Tokens</translation>
+    </message>
 </context>
 <context>
     <name>ui::CompareModel</name>
@@ -1338,10 +1346,6 @@
         <translation>Verbindung wird hergestellt</translation>
     </message>
     <message>
-        <source>Preparing the engine</source>
-        <translation>Engine wird vorbereitet</translation>
-    </message>
-    <message>
         <source>Starting</source>
         <translation>Wird gestartet</translation>
     </message>
@@ -1360,6 +1364,74 @@
     <message>
         <source>Cancelled.</source>
         <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Model loading progress</source>
+        <translation>Fortschritt beim Laden des Modells</translation>
+    </message>
+    <message>
+        <source>Cancel loading</source>
+        <translation>Laden abbrechen</translation>
+    </message>
+    <message>
+        <source>Waiting for the model: %1</source>
+        <translation>Warten auf das Modell: %1</translation>
+    </message>
+    <message>
+        <source>The run starts as soon as the model is loaded (Esc cancels)</source>
+        <translation>Der Lauf beginnt, sobald das Modell geladen ist (Esc bricht ab)</translation>
+    </message>
+    <message>
+        <source>The model is loading (%1); a run now starts as soon as it is ready</source>
+        <translation>Das Modell wird geladen (%1); ein Lauf beginnt jetzt, sobald es bereit ist</translation>
+    </message>
+    <message>
+        <source>Read every question in one pass (Ctrl+Return)</source>
+        <translation>Alle Fragen in einem Durchlauf lesen (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>Loading the model</source>
+        <translation>Modell wird geladen</translation>
+    </message>
+    <message>
+        <source>reading the weights</source>
+        <translation>Gewichte werden gelesen</translation>
+    </message>
+    <message>
+        <source>binding the weights</source>
+        <translation>Gewichte werden gebunden</translation>
+    </message>
+    <message>
+        <source>warming up</source>
+        <translation>Aufwärmen</translation>
+    </message>
+    <message>
+        <source>connecting</source>
+        <translation>Verbindung wird hergestellt</translation>
+    </message>
+    <message>
+        <source>%1 %2%</source>
+        <translation>%1 %2&#xa0;%</translation>
+    </message>
+    <message>
+        <source>Loading the model: %1</source>
+        <translation>Modell wird geladen: %1</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Verbindung wird hergestellt…</translation>
+    </message>
+    <message>
+        <source>Model loading cancelled; the next run loads it.</source>
+        <translation>Laden des Modells abgebrochen; der nächste Lauf lädt es.</translation>
+    </message>
+    <message>
+        <source>The model did not load: %1</source>
+        <translation>Das Modell wurde nicht geladen: %1</translation>
+    </message>
+    <message>
+        <source>Ready: %1</source>
+        <translation>Bereit: %1</translation>
     </message>
 </context>
 <context>
@@ -1552,10 +1624,6 @@
         <translation>Anweisungen</translation>
     </message>
     <message>
-        <source>Options / levels / criteria</source>
-        <translation>Optionen / Stufen / Kriterien</translation>
-    </message>
-    <message>
         <source>Alone</source>
         <translation>Allein</translation>
     </message>
@@ -1590,6 +1658,14 @@
     <message>
         <source>Move question “%1”</source>
         <translation>Frage „%1“ verschieben</translation>
+    </message>
+    <message>
+        <source>A choice&apos;s options, a score&apos;s levels, a yes/no question&apos;s criteria</source>
+        <translation>Die Optionen einer Auswahlfrage, die Stufen einer Bewertungsfrage, die Kriterien einer Ja/Nein-Frage</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>Optionen</translation>
     </message>
 </context>
 <context>
@@ -1763,6 +1839,27 @@ this draw&apos;s noise token is id %3</source>
         <translation>
 Antwort-Slot von „%1“: %2
 Das Rausch-Token dieser Ziehung hat die ID %3</translation>
+    </message>
+    <message>
+        <source>answer slot of %1: %2</source>
+        <translation>Antwort-Slot von %1: %2</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <comment>between the labels of a slot</comment>
+        <translation> oder </translation>
+    </message>
+    <message>
+        <source>padding, position %1</source>
+        <translation>Auffüllung, Position %1</translation>
+    </message>
+    <message>
+        <source>special token %1, position %2</source>
+        <translation>Sondertoken %1, Position %2</translation>
+    </message>
+    <message>
+        <source>token “%1”, position %2</source>
+        <translation>Token „%1“, Position %2</translation>
     </message>
 </context>
 <context>

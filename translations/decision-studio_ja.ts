@@ -469,6 +469,14 @@
         <source>pos %1 · %2 · labels %3 · noise id %4</source>
         <translation>位置 %1 · %2 · ラベル %3 · ノイズ ID %4</translation>
     </message>
+    <message>
+        <source>Prompt tokens</source>
+        <translation>プロンプトトークン</translation>
+    </message>
+    <message>
+        <source>Canvas tokens</source>
+        <translation>キャンバストークン</translation>
+    </message>
 </context>
 <context>
     <name>ui::CompareModel</name>
@@ -1331,10 +1339,6 @@
         <translation>接続中</translation>
     </message>
     <message>
-        <source>Preparing the engine</source>
-        <translation>エンジンを準備中</translation>
-    </message>
-    <message>
         <source>Starting</source>
         <translation>開始中</translation>
     </message>
@@ -1353,6 +1357,74 @@
     <message>
         <source>Cancelled.</source>
         <translation>キャンセルしました。</translation>
+    </message>
+    <message>
+        <source>Model loading progress</source>
+        <translation>モデルの読み込みの進行状況</translation>
+    </message>
+    <message>
+        <source>Cancel loading</source>
+        <translation>読み込みをキャンセル</translation>
+    </message>
+    <message>
+        <source>Waiting for the model: %1</source>
+        <translation>モデルを待機中: %1</translation>
+    </message>
+    <message>
+        <source>The run starts as soon as the model is loaded (Esc cancels)</source>
+        <translation>モデルの読み込みが終わるとすぐに実行を開始します（Esc でキャンセル）</translation>
+    </message>
+    <message>
+        <source>The model is loading (%1); a run now starts as soon as it is ready</source>
+        <translation>モデルを読み込み中です（%1）。今実行すると準備ができ次第開始します</translation>
+    </message>
+    <message>
+        <source>Read every question in one pass (Ctrl+Return)</source>
+        <translation>すべての質問を 1 パスで読み取ります（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <source>Loading the model</source>
+        <translation>モデルを読み込み中</translation>
+    </message>
+    <message>
+        <source>reading the weights</source>
+        <translation>重みを読み込み中</translation>
+    </message>
+    <message>
+        <source>binding the weights</source>
+        <translation>重みをバインド中</translation>
+    </message>
+    <message>
+        <source>warming up</source>
+        <translation>ウォームアップ中</translation>
+    </message>
+    <message>
+        <source>connecting</source>
+        <translation>接続中</translation>
+    </message>
+    <message>
+        <source>%1 %2%</source>
+        <translation>%1 %2%</translation>
+    </message>
+    <message>
+        <source>Loading the model: %1</source>
+        <translation>モデルを読み込み中: %1</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>接続中…</translation>
+    </message>
+    <message>
+        <source>Model loading cancelled; the next run loads it.</source>
+        <translation>モデルの読み込みをキャンセルしました。次回の実行時に読み込みます。</translation>
+    </message>
+    <message>
+        <source>The model did not load: %1</source>
+        <translation>モデルを読み込めませんでした: %1</translation>
+    </message>
+    <message>
+        <source>Ready: %1</source>
+        <translation>準備完了: %1</translation>
     </message>
 </context>
 <context>
@@ -1544,10 +1616,6 @@
         <translation>指示</translation>
     </message>
     <message>
-        <source>Options / levels / criteria</source>
-        <translation>選択肢 / レベル / 基準</translation>
-    </message>
-    <message>
         <source>Alone</source>
         <translation>単独</translation>
     </message>
@@ -1582,6 +1650,14 @@
     <message>
         <source>Move question “%1”</source>
         <translation>質問「%1」を移動</translation>
+    </message>
+    <message>
+        <source>A choice&apos;s options, a score&apos;s levels, a yes/no question&apos;s criteria</source>
+        <translation>選択式の選択肢、スコアのレベル、はい/いいえの質問の基準</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>選択肢</translation>
     </message>
 </context>
 <context>
@@ -1749,6 +1825,27 @@ this draw&apos;s noise token is id %3</source>
         <translation>
 「%1」の回答スロット: %2
 このドローのノイズトークンの ID は %3</translation>
+    </message>
+    <message>
+        <source>answer slot of %1: %2</source>
+        <translation>%1 の回答スロット: %2</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <comment>between the labels of a slot</comment>
+        <translation> または </translation>
+    </message>
+    <message>
+        <source>padding, position %1</source>
+        <translation>パディング、位置 %1</translation>
+    </message>
+    <message>
+        <source>special token %1, position %2</source>
+        <translation>特殊トークン %1、位置 %2</translation>
+    </message>
+    <message>
+        <source>token “%1”, position %2</source>
+        <translation>トークン「%1」、位置 %2</translation>
     </message>
 </context>
 <context>
