@@ -4,8 +4,9 @@
 // here. The built .qm files are embedded. The main window, with the translators the real module
 // (ui/i18n/translations.h) installs for --lang or for the system locale (LANG, set per ctest
 // entry in extra.cmake), shows translated menus, unique accelerators per menu and no English
-// source text that has a translation, on any widget, action, tooltip, header or placeholder;
-// numbers follow the locale; --lang en stays English. systemLocale also saves
+// source text that has a translation, on any widget, action, tooltip, header or placeholder,
+// nor do the Bench, Compare, Endpoints and Export report windows it opens; numbers follow the
+// locale; --lang en stays English. systemLocale also saves
 // main-window-<lang>.png (1600x950, after a run on the tiny model) for a person to look at.
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -37,9 +38,13 @@
 #include <QTranslator>
 #include <QXmlStreamReader>
 
+#include "ui/bench/bench_window.h"
+#include "ui/compare/compare_window.h"
+#include "ui/endpoints/endpoints_dialog.h"
 #include "ui/i18n/format.h"
 #include "ui/i18n/translations.h"
 #include "ui/main_window.h"
+#include "ui/reports/export_report_dialog.h"
 #include "ui_test_support.h"
 
 #ifndef DS_LUPDATE
@@ -175,8 +180,10 @@ QString modelContext(const QAbstractItemModel* m) {
 // Every text the window shows or says: widgets' texts, titles, tooltips, placeholders,
 // accessible names, menus and actions (menu bar, tool bar, context actions), tab texts, combo
 // box items, spin box affixes, item views' headers and cells, the status bar.
-QList<Shown> shownTexts(QMainWindow& window) {
-    QList<Shown> texts{{window.windowTitle(), {}}, {window.statusBar()->currentMessage(), {}}};
+QList<Shown> shownTexts(QWidget& window) {
+    QList<Shown> texts{{window.windowTitle(), {}}};
+    if (auto* main = qobject_cast<QMainWindow*>(&window))
+        texts << Shown{main->statusBar()->currentMessage(), {}};
     const auto add = [&texts](const QString& t, const QString& context = {}) {
         if (!t.trimmed().isEmpty()) texts << Shown{t, context};
     };
@@ -296,7 +303,8 @@ class TranslationsTest : public QObject {
 
     // Nothing in the window shows an English source text whose translation differs, as it is
     // or with its placeholders filled in.
-    static void checkNoEnglish(ui::MainWindow& window, const TsFile& ts) {
+    // min_texts: how many texts at least the widget shows (a check that it saw them at all).
+    static void checkNoEnglish(QWidget& window, const TsFile& ts, int min_texts) {
         struct Source {
             QString context, text;
             std::optional<QRegularExpression> pattern;
@@ -309,7 +317,7 @@ class TranslationsTest : public QObject {
         QVERIFY(english.size() > 300);
         QStringList untranslated;
         const QList<Shown> texts = shownTexts(window);
-        QVERIFY2(texts.size() > 100, qPrintable(QString::number(texts.size())));
+        QVERIFY2(texts.size() >= min_texts, qPrintable(QString::number(texts.size())));
         for (const Shown& shown : texts) {
             for (const Source& source : english) {
                 if (!shown.context.isEmpty() && shown.context != source.context) continue;
@@ -358,7 +366,7 @@ class TranslationsTest : public QObject {
             QVERIFY(finished.first().first().toBool());
             QApplication::processEvents();
         }
-        checkNoEnglish(*window, ts);
+        checkNoEnglish(*window, ts, 100);
         if (QTest::currentTestFailed()) return;
         if (!screenshot.isEmpty()) {
             QString out = qEnvironmentVariable("DS_SCREENSHOT_DIR");
@@ -369,6 +377,21 @@ class TranslationsTest : public QObject {
             QVERIFY(image.save(path));
             qInfo("saved %s (%dx%d)", qPrintable(path), image.width(), image.height());
             QCOMPARE(image.size() / image.devicePixelRatio(), QSize(1600, 950));
+        }
+        // The windows and dialogs it opens: Bench, Compare, Endpoints, Export report.
+        checkNoEnglish(*window->showBench(), ts, 40);
+        if (QTest::currentTestFailed()) return;
+        checkNoEnglish(*window->showCompare(), ts, 25);
+        if (QTest::currentTestFailed()) return;
+        {
+            ui::EndpointsDialog endpoints(ui_test::localStore(), window.get());
+            checkNoEnglish(endpoints, ts, 25);
+            if (QTest::currentTestFailed()) return;
+        }
+        if (ui::ExportReportDialog* report = window->exportReport()) {
+            checkNoEnglish(*report, ts, 10);
+            report->close();
+            if (QTest::currentTestFailed()) return;
         }
     }
 
