@@ -1808,7 +1808,7 @@
     <message numerus="yes">
         <source>Valid: renders to a schema with %n question(s).</source>
         <translation>
-            <numerusform>有効: %n 問の質問を持つスキーマにレンダリングされます。</numerusform>
+            <numerusform>有効: 質問 %n 問のスキーマになります。</numerusform>
         </translation>
     </message>
 </context>
