@@ -39,3 +39,6 @@ for lang in de ja; do
   "$lupdate" "${options[@]}" -target-language "$lang" "${sources[@]}" \
     -ts "translations/decision-studio_${lang}.ts"
 done
+# English needs only its plural forms ("%n draw(s)" -> "1 draw", "4 draws").
+"$lupdate" "${options[@]}" -target-language en -pluralonly "${sources[@]}" \
+  -ts translations/decision-studio_en.ts

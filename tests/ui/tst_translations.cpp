@@ -419,6 +419,7 @@ class TranslationsTest : public QObject {
         QTest::addColumn<int>("forms");  // numerus forms: German has two, Japanese one
         QTest::newRow("de") << QStringLiteral("de") << 2;
         QTest::newRow("ja") << QStringLiteral("ja") << 1;
+        QTest::newRow("en (plural forms only)") << QStringLiteral("en") << 2;
     }
 
     void tsFilesComplete() {
@@ -427,7 +428,7 @@ class TranslationsTest : public QObject {
         const TsFile ts = readTs(tsPath(lang));
         QVERIFY2(ts.error.isEmpty(), qPrintable(ts.error));
         QCOMPARE(ts.language, lang);
-        QVERIFY(ts.messages.size() > 300);
+        QVERIFY(ts.messages.size() > (lang == QLatin1String("en") ? 10 : 300));
         QStringList problems;
         for (const auto& m : ts.messages) {
             const QString where = m.context + QStringLiteral(" \"") + m.source + QLatin1Char('"');
@@ -492,6 +493,14 @@ class TranslationsTest : public QObject {
             QVERIFY2(stale.isEmpty(),
                      qPrintable(lang + QStringLiteral(": no longer in the code:\n") + show(stale)));
         }
+        // English: exactly the plural messages.
+        QSet<QString> plural_code, plural_en;
+        for (const auto& m : fresh.messages)
+            if (m.numerus) plural_code.insert(key(m));
+        for (const auto& m : readTs(tsPath(QStringLiteral("en"))).messages)
+            plural_en.insert(key(m));
+        QVERIFY(!plural_code.isEmpty());
+        QCOMPARE(plural_en, plural_code);
     }
 
     // lrelease's output is in the binary, and says what the .ts says.
@@ -559,6 +568,12 @@ class TranslationsTest : public QObject {
         QVERIFY(QTest::qWaitForWindowExposed(window.get()));
         QCOMPARE(window->menuBar()->actions().first()->menu()->title(), QStringLiteral("&Policy"));
         QCOMPARE(ui::formatPercent(0.918, 1), QStringLiteral("91.8%"));
+        // English plurals from decision-studio_en.qm: "1 draw", "4 draws", not "draw(s)".
+        const char* agreement = "agreement %1 of %n draw(s)";
+        QCOMPARE(QCoreApplication::translate("ui::ResultCard", agreement, nullptr, 1),
+                 QStringLiteral("agreement %1 of 1 draw"));
+        QCOMPARE(QCoreApplication::translate("ui::ResultCard", agreement, nullptr, 4),
+                 QStringLiteral("agreement %1 of 4 draws"));
         QSet<QString> foreign;
         for (const QString& l : {QStringLiteral("de"), QStringLiteral("ja")})
             for (const auto& m : readTs(tsPath(l)).messages)

@@ -70,15 +70,16 @@ QString Translations::install(const QString& requested) {
     if (language_part(locale.name()) != language_ && language_ != QLatin1String("en"))
         locale = QLocale(language_);  // --lang de_XX that names no locale
     QLocale::setDefault(locale);
-    if (language_ == QLatin1String("en")) return language_;
 
+    // English loads its plural forms only (the sources are English).
     auto studio = std::make_unique<QTranslator>();
     if (studio->load(QStringLiteral(":/i18n/decision-studio_") + language_ +
                      QStringLiteral(".qm"))) {
         QCoreApplication::installTranslator(studio.get());
         installed_.push_back(std::move(studio));
-        studio_loaded_ = true;
+        studio_loaded_ = language_ != QLatin1String("en");
     }
+    if (language_ == QLatin1String("en")) return language_;
     auto qt = std::make_unique<QTranslator>();
     if (qt->load(QStringLiteral("qtbase_") + language_,
                  QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {

@@ -1,0 +1,120 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>ui::CompareWindow</name>
+    <message numerus="yes">
+        <source>%n question(s) read in %1</source>
+        <translation>
+            <numerusform>%n question read in %1</numerusform>
+            <numerusform>%n questions read in %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n question(s) · %1 · %2 decoder pass(es)</source>
+        <translation>
+            <numerusform>%n question · %1 · %2 decoder pass(es)</numerusform>
+            <numerusform>%n questions · %1 · %2 decoder pass(es)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %n pass(es) · %2 completion tokens · finish: %3</source>
+        <translation>
+            <numerusform>%1 · %n pass · %2 completion tokens · finish: %3</numerusform>
+            <numerusform>%1 · %n passes · %2 completion tokens · finish: %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Done: %n denoising pass(es)</source>
+        <translation>
+            <numerusform>Done: %n denoising pass</numerusform>
+            <numerusform>Done: %n denoising passes</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ui::ExportReportDialog</name>
+    <message numerus="yes">
+        <source>%n line(s)</source>
+        <translation>
+            <numerusform>%n line</numerusform>
+            <numerusform>%n lines</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n page(s)</source>
+        <translation>
+            <numerusform>%n page</numerusform>
+            <numerusform>%n pages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n page(s) when printed</source>
+        <translation>
+            <numerusform>%n page when printed</numerusform>
+            <numerusform>%n pages when printed</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ui::PassStrip</name>
+    <message numerus="yes">
+        <source>%n pass(es)</source>
+        <translation>
+            <numerusform>%n pass</numerusform>
+            <numerusform>%n passes</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ui::ResultCard</name>
+    <message numerus="yes">
+        <source>agreement %1 of %n draw(s)</source>
+        <translation>
+            <numerusform>agreement %1 of %n draw</numerusform>
+            <numerusform>agreement %1 of %n draws</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the noise draws agree %1 percent of %n draw(s)</source>
+        <translation>
+            <numerusform>the noise draws agree %1 percent of %n draw</numerusform>
+            <numerusform>the noise draws agree %1 percent of %n draws</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ui::ResultsView</name>
+    <message numerus="yes">
+        <source>Thought (%n token(s))</source>
+        <translation>
+            <numerusform>Thought (%n token)</numerusform>
+            <numerusform>Thought (%n tokens)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Thought (%n token(s), budget used up)</source>
+        <translation>
+            <numerusform>Thought (%n token, budget used up)</numerusform>
+            <numerusform>Thought (%n tokens, budget used up)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>  —  %n stage(s), %1 decoder passes: </source>
+        <translation>
+            <numerusform>  —  %n stage, %1 decoder passes: </numerusform>
+            <numerusform>  —  %n stages, %1 decoder passes: </numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ui::SourceEditor</name>
+    <message numerus="yes">
+        <source>Valid: renders to a schema with %n question(s).</source>
+        <translation>
+            <numerusform>Valid: renders to a schema with %n question.</numerusform>
+            <numerusform>Valid: renders to a schema with %n questions.</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
