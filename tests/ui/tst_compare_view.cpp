@@ -29,6 +29,7 @@
 #include "ui/compare/compare_runner.h"
 #include "ui/compare/compare_window.h"
 #include "ui/editor/policy_document.h"
+#include "ui/i18n/format.h"
 #include "ui/main_window.h"
 #include "ui/results/result_card.h"
 #include "ui/results/results_model.h"
@@ -148,13 +149,14 @@ class CompareViewTest : public QObject {
             strip.passes,
             QStringLiteral("%1 vs %2").arg(c.slot_timing.passes).arg(c.generative_timing.passes));
         QCOMPARE(c.slot_timing.passes, 1);
+        // Numbers as the locale writes them (75,383.7 in English).
         QCOMPARE(strip.latency, QStringLiteral("slot %1 ms · generative %2 ms")
-                                    .arg(c.slot_timing.latency_ms, 0, 'f', 1)
-                                    .arg(c.generative_timing.latency_ms, 0, 'f', 1));
+                                    .arg(ui::formatNumber(c.slot_timing.latency_ms, 1),
+                                         ui::formatNumber(c.generative_timing.latency_ms, 1)));
         const double ratio = c.latency_ratio();
         QVERIFY(ratio > 0);
         QCOMPARE(ratio, c.generative_timing.latency_ms / c.slot_timing.latency_ms);
-        QCOMPARE(strip.ratio, QStringLiteral("%1×").arg(ratio, 0, 'f', 1));
+        QCOMPARE(strip.ratio, QStringLiteral("%1×").arg(ui::formatNumber(ratio, 1)));
         QCOMPARE(strip.agreement,
                  QStringLiteral("%1 of %2 answered by both").arg(c.agreeing).arg(c.compared));
         if (c.generative.valid) {
