@@ -15,14 +15,17 @@
 // Without --model it makes (once) the `small` preset with `dgem make-tiny-model`.
 
 #include <cblas.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -288,13 +291,31 @@ nlohmann::json request_json(const engine::SlotReadRequest& r) {
     return j;
 }
 
+// The reference runs on the same cores and with the same thread count as the engine: its
+// intra-op pool (torch.set_num_threads), OpenMP/OpenBLAS/MKL pools (their variables) and the
+// process itself (taskset to the CPUs this process is pinned to, see pin_to_first_cpus).
+std::string pinned_python(const Options& o) {
+    const std::string n = std::to_string(o.threads);
+    return "env OMP_NUM_THREADS=" + n + " OPENBLAS_NUM_THREADS=" + n + " MKL_NUM_THREADS=" + n +
+           " taskset -c 0-" + std::to_string(o.threads - 1) + " /usr/bin/python3 ";
+}
+
+// Pins this process (the engine's threads and the sgemm peak) to CPUs 0..threads-1.
+void pin_to_first_cpus(int threads) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int c = 0; c < threads; ++c) CPU_SET(c, &set);
+    if (sched_setaffinity(0, sizeof(set), &set) != 0)
+        die("cannot pin to CPUs 0-" + std::to_string(threads - 1) + ": " + std::strerror(errno));
+}
+
 nlohmann::json run_reference(const fs::path& model_dir, const Workload& w, const Options& o) {
     const fs::path req =
         fs::temp_directory_path() / ("dgem-bench-ref-" + std::to_string(::getpid()) + ".json");
     std::ofstream(req) << request_json(w.request).dump();
     const fs::path script =
         fs::path(DS_SOURCE_DIR) / "tests" / "reference" / "diffusion_gemma_ref.py";
-    const std::string cmd = "/usr/bin/python3 " + sh_quote(script.string()) + " --model " +
+    const std::string cmd = pinned_python(o) + sh_quote(script.string()) + " --model " +
                             sh_quote(model_dir.string()) + " --input " + sh_quote(req.string()) +
                             " --bench --threads " + std::to_string(o.threads) + " --repeat " +
                             std::to_string(o.repeat);
@@ -369,7 +390,7 @@ nlohmann::json run_reference_generation(const fs::path& model_dir,
     std::ofstream(req) << j.dump();
     const fs::path script =
         fs::path(DS_SOURCE_DIR) / "tests" / "reference" / "diffusion_gemma_ref.py";
-    const std::string cmd = "/usr/bin/python3 " + sh_quote(script.string()) + " --model " +
+    const std::string cmd = pinned_python(o) + sh_quote(script.string()) + " --model " +
                             sh_quote(model_dir.string()) + " --input " + sh_quote(req.string()) +
                             " --bench-generation --threads " + std::to_string(o.threads) +
                             " --repeat " + std::to_string(o.repeat);
@@ -401,6 +422,8 @@ int main(int argc, char** argv) {
     const Options o = parse_options(argc, argv);
     const fs::path model_dir = ensure_small_model(o);
     const Sizes sizes = read_sizes(model_dir);
+    pin_to_first_cpus(o.threads);
+    std::printf("pinned: both sides on CPUs 0-%d, %d thread(s) each\n", o.threads - 1, o.threads);
 
     const Peak peak = sgemm_peak(o.threads);
 

@@ -590,7 +590,12 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=3, help="timed repetitions in --bench modes (best kept)")
     args = ap.parse_args(argv)
     if args.threads > 0:
+        # Benchmarks compare at equal threads: the intra-op pool and the inter-op pool both.
         torch.set_num_threads(args.threads)
+        try:
+            torch.set_num_interop_threads(args.threads)
+        except RuntimeError:
+            pass  # already set (a second model in one process)
     torch.set_grad_enabled(False)
     dtype = torch.float64 if args.dtype == "float64" else torch.float32
     try:
