@@ -311,7 +311,7 @@ __global__ void qkv_post_kernel(QkvPostParams p) {
 }
 
 __global__ void masked_softmax_kernel(const float* scores, bf16_t* probs, int rows, int cols,
-                                      bool causal, int first_pos, int cache_len, int window) {
+                                      bool causal, int first_pos, int first_key, int window) {
     __shared__ float scratch[32];
     const int row = blockIdx.x;  // head * rows + i
     const int i = row % rows;
@@ -322,7 +322,7 @@ __global__ void masked_softmax_kernel(const float* scores, bf16_t* probs, int ro
         lo = window > 0 ? max(0, q - window + 1) : 0;
     } else {
         hi = cols - 1;
-        lo = window > 0 ? max(0, cache_len - (window - 1)) : 0;
+        lo = first_key;
     }
     const float* s = scores + static_cast<size_t>(row) * cols;
     bf16_t* out = probs + static_cast<size_t>(row) * cols;
@@ -568,10 +568,10 @@ void qkv_post(const QkvPostParams& p, cudaStream_t stream) {
 }
 
 void masked_softmax(const float* scores, bf16_t* probs, int heads, int rows, int cols, bool causal,
-                    int first_pos, int cache_len, int window, cudaStream_t stream) {
+                    int first_pos, int first_key, int window, cudaStream_t stream) {
     if (heads * rows <= 0 || cols <= 0) return;
     masked_softmax_kernel<<<heads * rows, kBlock, 0, stream>>>(scores, probs, rows, cols, causal,
-                                                               first_pos, cache_len, window);
+                                                               first_pos, first_key, window);
 }
 
 void gelu_gate_f32(const float* in, int n, int inter, bf16_t* out, cudaStream_t stream) {

@@ -1,6 +1,6 @@
 #pragma once
 // Launchers of the CUDA backend's own kernels (kernels.cu). Plain C++ declarations so the host
-// side (cuda_backend.cpp, compiled by the C++ compiler) can call them. Every launcher enqueues
+// side (cuda_ops.cpp, compiled by the C++ compiler) can call them. Every launcher enqueues
 // on `stream` and returns at once; errors surface at the next checked CUDA call.
 //
 // Storage conventions: bf16 values travel as uint16_t (the raw bit pattern); activations that
@@ -83,10 +83,10 @@ void qkv_post(const QkvPostParams& p, cudaStream_t stream);
 // Masked softmax of attention scores [heads * rows, cols] (fp32, row-major, ld = cols) into bf16
 // probabilities of the same shape. Row i of each head may attend to columns [lo, hi]:
 //   causal (encoder rows): q = first_pos + i; hi = q; lo = window > 0 ? max(0, q - window + 1) : 0
-//   canvas (decoder rows): hi = cols - 1; lo = window > 0 ? max(0, cache_len - (window - 1)) : 0
-// where the first cache_len columns are the cache and the rest the row's own canvas.
+//   canvas (decoder rows): hi = cols - 1; lo = first_key (the model's sliding-window start in the
+//       cache columns; the row's own canvas columns follow the cache's)
 void masked_softmax(const float* scores, bf16_t* probs, int heads, int rows, int cols, bool causal,
-                    int first_pos, int cache_len, int window, cudaStream_t stream);
+                    int first_pos, int first_key, int window, cudaStream_t stream);
 
 // Gated GELU(tanh): in [n, 2*inter] (gate | up, fp32 or bf16) -> out [n, inter] bf16.
 void gelu_gate_f32(const float* in, int n, int inter, bf16_t* out, cudaStream_t stream);

@@ -1,0 +1,769 @@
+// The CPU operators: OpenBLAS sgemm (single-threaded, over our pool) and the row kernels of
+// cpu/kernels.h. Every buffer is fp32. Scratch that a parallel task needs (attention scores,
+// expert rows) is one buffer per thread, kept between calls, so the layer loop never allocates
+// once the first pass has sized it.
+
+#include "cpu/cpu_ops.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <numeric>
+
+#include "cpu/kernels.h"
+#include "util/thread_pool.h"
+
+namespace engine::cpu {
+namespace {
+
+using model::DType;
+using model::ModelConfig;
+using model::ModelWeights;
+using model::TensorView;
+using ops::Act;
+using ops::Norm;
+using ops::Rows;
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+struct CpuLayer {
+    int hd = 0, kv = 0;
+    int rope_group = 0;  // index of this layer's inv_freq in CpuOps::rope_freqs_
+    const float *in_ln, *post_attn_ln, *pre_ff_ln, *post_ff_ln, *pre_ff_ln2, *post_ff_ln1,
+        *post_ff_ln2;
+    const float *wq, *wk, *wv, *wo, *q_norm, *k_norm;  // wv null on K=V layers
+    const float *gate, *up, *down;
+    const float *router, *router_scale, *per_expert_scale;
+    const float *gate_up, *edown;
+};
+
+class CpuKvCache final : public ops::KvCacheState {
+  public:
+    CpuKvCache(const ModelConfig& c, int capacity) {
+        k_.resize(static_cast<size_t>(c.num_layers));
+        v_.resize(static_cast<size_t>(c.num_layers));
+        for (int l = 0; l < c.num_layers; ++l) {
+            const size_t n =
+                static_cast<size_t>(capacity) * c.layer_kv_heads(l) * c.layer_head_dim(l);
+            k_[l].assign(n, 0.0f);
+            v_[l].assign(n, 0.0f);
+        }
+    }
+    std::vector<std::vector<float>> k_, v_;  // per layer [capacity][kv][hd]
+};
+
+class CpuCanvas final : public ops::CanvasState {
+  public:
+    std::vector<float> hidden;  // [rows*width][H], before the final norm
+};
+
+// A float buffer per calling thread, grown on demand and kept (the pool's threads live as long
+// as the process does not shrink them).
+float* thread_scratch(int slot, size_t n) {
+    thread_local std::vector<float> buffers[4];
+    std::vector<float>& b = buffers[slot];
+    if (b.size() < n) b.resize(n);
+    return b.data();
+}
+
+// y[n, out] = x[n, in] @ w[out, in]^T, spread over the pool (rows when there are many, else
+// output columns).
+void matmul_nt(util::ThreadPool& pool, const float* x, int64_t n, int64_t in, const float* w,
+            int64_t out, float* y) {
+    if (n <= 0 || out <= 0) return;
+    const int64_t threads = pool.size();
+    if (n >= 16 * threads) {
+        pool.parallel_chunks(n, [&](int64_t b, int64_t e) {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(e - b),
+                        static_cast<int>(out), static_cast<int>(in), 1.0f, x + b * in,
+                        static_cast<int>(in), w, static_cast<int>(in), 0.0f, y + b * out,
+                        static_cast<int>(out));
+        });
+    } else {
+        pool.parallel_chunks(
+            out,
+            [&](int64_t b, int64_t e) {
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(n),
+                            static_cast<int>(e - b), static_cast<int>(in), 1.0f, x,
+                            static_cast<int>(in), w + b * in, static_cast<int>(in), 0.0f, y + b,
+                            static_cast<int>(out));
+            },
+            64);
+    }
+}
+
+// Grows `v` to at least n elements (never shrinks: the workspace keeps its largest plan).
+template <class T>
+void reserve_at_least(std::vector<T>& v, size_t n) {
+    if (v.size() < n) v.resize(n);
+}
+
+class CpuOps final : public ops::Ops {
+  public:
+    CpuOps(std::shared_ptr<const ModelWeights> weights, int threads)
+        : w_(std::move(weights)), c_(w_->config), pool_(threads) {
+        openblas_set_num_threads(1);
+        embed_ = f32(w_->embed_tokens);
+        head_ = w_->lm_head.data == w_->embed_tokens.data ? embed_ : f32(w_->lm_head);
+        final_norm_ = f32(w_->final_norm);
+        sc_pre_ = f32(w_->self_conditioning.pre_norm);
+        sc_gate_ = f32(w_->self_conditioning.gate_proj);
+        sc_up_ = f32(w_->self_conditioning.up_proj);
+        sc_down_ = f32(w_->self_conditioning.down_proj);
+    }
+
+    // Converts every layer's weights (f32 views in place, the rest converted); `step` after each
+    // layer with the fraction done, false from it stops (the ops are then unusable).
+    bool bind_layers(const std::function<bool(double)>& step) {
+        for (int l = 0; l < c_.num_layers; ++l) {
+            const auto& s = w_->layers[static_cast<size_t>(l)];
+            CpuLayer L;
+            L.hd = c_.layer_head_dim(l);
+            L.kv = c_.layer_kv_heads(l);
+            L.rope_group = rope_group(c_.inv_freq(l));
+            L.in_ln = f32(s.input_layernorm);
+            L.post_attn_ln = f32(s.post_attention_layernorm);
+            L.pre_ff_ln = f32(s.pre_feedforward_layernorm);
+            L.post_ff_ln = f32(s.post_feedforward_layernorm);
+            L.pre_ff_ln2 = f32(s.pre_feedforward_layernorm_2);
+            L.post_ff_ln1 = f32(s.post_feedforward_layernorm_1);
+            L.post_ff_ln2 = f32(s.post_feedforward_layernorm_2);
+            L.wq = f32(s.q_proj);
+            L.wk = f32(s.k_proj);
+            L.wv = s.v_proj.empty() ? nullptr : f32(s.v_proj);
+            L.wo = f32(s.o_proj);
+            L.q_norm = f32(s.q_norm);
+            L.k_norm = f32(s.k_norm);
+            L.gate = f32(s.mlp_gate);
+            L.up = f32(s.mlp_up);
+            L.down = f32(s.mlp_down);
+            L.router = f32(s.router_proj);
+            L.router_scale = f32(s.router_scale);
+            L.per_expert_scale = f32(s.router_per_expert_scale);
+            L.gate_up = f32(s.experts_gate_up);
+            L.edown = f32(s.experts_down);
+            layers_.push_back(L);
+            if (step && !step(double(l + 1) / c_.num_layers)) return false;
+        }
+        return true;
+    }
+
+    std::string device_name() const override {
+        return "cpu (" + std::to_string(pool_.size()) + " threads)";
+    }
+    int max_pass_tokens() const override { return INT_MAX; }
+    bool fuses_passes() const override { return false; }
+    bool embeddings_bf16() const override { return w_->embed_tokens.dtype == DType::BF16; }
+
+    Result<std::unique_ptr<ops::KvCacheState>> create_cache(int capacity) override {
+        return std::unique_ptr<ops::KvCacheState>(new CpuKvCache(c_, capacity));
+    }
+    Result<std::unique_ptr<ops::CanvasState>> create_canvas(int rows, int width) override {
+        auto canvas = std::make_unique<CpuCanvas>();
+        canvas->hidden.assign(static_cast<size_t>(rows) * width * c_.hidden_size, 0.0f);
+        return std::unique_ptr<ops::CanvasState>(std::move(canvas));
+    }
+    Result<void> read_cache(const ops::KvCacheState& cache_base, int layer, std::vector<float>& k,
+                            std::vector<float>& v) override {
+        const auto& cache = static_cast<const CpuKvCache&>(cache_base);
+        const size_t n = static_cast<size_t>(cache.length_) * c_.layer_kv_heads(layer) *
+                         c_.layer_head_dim(layer);
+        k.assign(cache.k_[layer].begin(), cache.k_[layer].begin() + static_cast<ptrdiff_t>(n));
+        v.assign(cache.v_[layer].begin(), cache.v_[layer].begin() + static_cast<ptrdiff_t>(n));
+        return {};
+    }
+
+    Result<void> begin_pass(const ops::PassShape& shape) override {
+        const size_t N = static_cast<size_t>(shape.tokens()), H = static_cast<size_t>(c_.hidden_size);
+        size_t qd = 0, kd = 0;
+        for (const CpuLayer& L : layers_) {
+            qd = std::max(qd, static_cast<size_t>(c_.num_heads) * L.hd);
+            kd = std::max(kd, static_cast<size_t>(L.kv) * L.hd);
+        }
+        const size_t I = static_cast<size_t>(c_.intermediate_size);
+        const size_t E = static_cast<size_t>(c_.num_experts), K = static_cast<size_t>(c_.top_k_experts);
+        for (Act a : {Act::x, Act::h, Act::o, Act::dense, Act::moe, Act::expert_in, Act::sc})
+            reserve_at_least(buf(a), N * H);
+        reserve_at_least(buf(Act::attn), N * qd);
+        reserve_at_least(buf(Act::router), N * E);
+        reserve_at_least(q_, N * qd);
+        reserve_at_least(k_, N * kd);
+        reserve_at_least(v_, N * kd);
+        reserve_at_least(g_, N * I);
+        reserve_at_least(u_, N * I);
+        reserve_at_least(top_idx_, N * K);
+        reserve_at_least(top_w_, N * K);
+        reserve_at_least(slot_out_, N * K * H);
+        members_.resize(E);
+        positions_.resize(N);
+        for (int64_t t = 0; t < shape.prompt; ++t)
+            positions_[static_cast<size_t>(t)] = shape.start + static_cast<int>(t);
+        for (int64_t t = 0; t < shape.canvas_tokens(); ++t)
+            positions_[static_cast<size_t>(shape.prompt + t)] =
+                shape.canvas_position0() + static_cast<int>(t % shape.width);
+        // RoPE tables for the pass's positions, once per distinct inv_freq (not per layer).
+        rope_cos_.resize(rope_freqs_.size());
+        rope_sin_.resize(rope_freqs_.size());
+        for (size_t g = 0; g < rope_freqs_.size(); ++g) {
+            const std::vector<float>& f = rope_freqs_[g];
+            const size_t half = f.size();
+            reserve_at_least(rope_cos_[g], N * half);
+            reserve_at_least(rope_sin_[g], N * half);
+            pool_.parallel_for(static_cast<int64_t>(N), [&](int64_t t) {
+                const float pos = static_cast<float>(positions_[static_cast<size_t>(t)]);
+                for (size_t i = 0; i < half; ++i) {
+                    const float a = pos * f[i];
+                    rope_cos_[g][t * half + i] = std::cos(a);
+                    rope_sin_[g][t * half + i] = std::sin(a);
+                }
+            });
+        }
+        return {};
+    }
+    Result<void> end_pass() override { return {}; }
+
+    void embed(std::span<const TokenId> ids, float scale, Rows out) override {
+        const int64_t H = c_.hidden_size;
+        float* x = row(out, 0);
+        pool_.parallel_for(static_cast<int64_t>(ids.size()), [&](int64_t t) {
+            const float* e = embed_ + static_cast<int64_t>(ids[static_cast<size_t>(t)]) * H;
+            for (int64_t d = 0; d < H; ++d) x[t * H + d] = e[d] * scale;
+        });
+    }
+
+    Result<void> soft_embed(const float* logits, float scale, bool round_probs_bf16,
+                            Rows out) override {
+        const int64_t H = c_.hidden_size, V = c_.vocab_size, N = out.count;
+        float* soft = row(out, 0);
+        const int64_t block = 8;
+        // One probability buffer per pool thread, kept between calls: fresh 8 MB buffers per
+        // block cost more in page faults and zeroing than the softmax itself.
+        std::lock_guard<std::mutex> lock(scratch_mutex_);
+        if (scratch_.size() < static_cast<size_t>(pool_.size()))
+            scratch_.resize(static_cast<size_t>(pool_.size()));
+        std::atomic<int> next_buffer{0};
+        pool_.parallel_chunks((N + block - 1) / block, [&](int64_t cb, int64_t ce) {
+            std::vector<float>& p = scratch_[static_cast<size_t>(next_buffer++)];
+            if (p.size() < static_cast<size_t>(block * V)) p.resize(static_cast<size_t>(block * V));
+            for (int64_t bi = cb; bi < ce; ++bi) {
+                const int64_t b = bi * block, e = std::min(N, b + block), n = e - b;
+                std::memcpy(p.data(), logits + b * V, static_cast<size_t>(n * V) * sizeof(float));
+                for (int64_t i = 0; i < n; ++i) {
+                    cpu::softmax_inplace(&p[i * V], V);
+                    if (round_probs_bf16)
+                        for (int64_t j = 0; j < V; ++j)
+                            p[i * V + j] = model::bf16_to_float(model::float_to_bf16(p[i * V + j]));
+                }
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(n),
+                            static_cast<int>(H), static_cast<int>(V), scale, p.data(),
+                            static_cast<int>(V), embed_, static_cast<int>(H), 0.0f, &soft[b * H],
+                            static_cast<int>(H));
+            }
+        });
+        return {};
+    }
+
+    void rmsnorm(Rows in, Rows out, int layer, Norm w) override {
+        const int64_t H = c_.hidden_size;
+        const float* x = row(in, 0);
+        float* y = row(out, 0);
+        const float* wt = norm_weight(layer, w);
+        pool_.parallel_for(in.count, [&](int64_t t) {
+            cpu::rmsnorm(&x[t * H], wt, H, c_.rms_norm_eps, &y[t * H]);
+        });
+    }
+
+    void add_rmsnorm(Rows x_rows, Rows add, int layer, Norm w) override {
+        const int64_t H = c_.hidden_size;
+        float* x = row(x_rows, 0);
+        const float* a = row(add, 0);
+        const float* wt = norm_weight(layer, w);
+        pool_.parallel_for(x_rows.count, [&](int64_t t) {
+            for (int64_t d = 0; d < H; ++d) x[t * H + d] += a[t * H + d];
+            cpu::rmsnorm(&x[t * H], wt, H, c_.rms_norm_eps, &x[t * H]);
+        });
+    }
+
+    void router_input(Rows in, Rows out, int layer, float extra) override {
+        const int64_t H = c_.hidden_size;
+        const float* x = row(in, 0);
+        float* r = row(out, 0);
+        const float* scale = layers_[static_cast<size_t>(layer)].router_scale;
+        pool_.parallel_for(in.count, [&](int64_t t) {
+            cpu::rmsnorm(&x[t * H], nullptr, H, c_.rms_norm_eps, &r[t * H]);
+            for (int64_t d = 0; d < H; ++d) r[t * H + d] = r[t * H + d] * scale[d] * extra;
+        });
+    }
+
+    void residual_rmsnorm(Rows x_rows, Rows o_rows, int layer, Norm w) override {
+        const int64_t H = c_.hidden_size;
+        float* x = row(x_rows, 0);
+        float* o = row(o_rows, 0);  // normed in place: the workspace's o is scratch
+        const float* wt = norm_weight(layer, w);
+        pool_.parallel_for(x_rows.count, [&](int64_t t) {
+            cpu::rmsnorm(&o[t * H], wt, H, c_.rms_norm_eps, &o[t * H]);
+            for (int64_t d = 0; d < H; ++d) x[t * H + d] += o[t * H + d];
+        });
+    }
+
+    void residual_two_branches(Rows x_rows, Rows a_rows, Rows b_rows, int layer, Norm wa, Norm wb,
+                               Norm wsum, float scalar) override {
+        const int64_t H = c_.hidden_size;
+        const double eps = c_.rms_norm_eps;
+        float* x = row(x_rows, 0);
+        float* a = row(a_rows, 0);  // both branches are normed in place (workspace scratch)
+        float* b = row(b_rows, 0);
+        const float *w1 = norm_weight(layer, wa), *w2 = norm_weight(layer, wb),
+                    *ws = norm_weight(layer, wsum);
+        pool_.parallel_for(x_rows.count, [&](int64_t t) {
+            float* d = &a[t * H];
+            float* m = &b[t * H];
+            cpu::rmsnorm(d, w1, H, eps, d);
+            cpu::rmsnorm(m, w2, H, eps, m);
+            for (int64_t i = 0; i < H; ++i) d[i] += m[i];
+            cpu::rmsnorm(d, ws, H, eps, d);
+            for (int64_t i = 0; i < H; ++i) x[t * H + i] = (x[t * H + i] + d[i]) * scalar;
+        });
+    }
+
+    void project_qkv(int layer, Rows h_rows) override {
+        const CpuLayer& L = layers_[static_cast<size_t>(layer)];
+        const int64_t N = h_rows.count, H = c_.hidden_size;
+        const int64_t qd = c_.num_heads * L.hd, kd = L.kv * L.hd;
+        const float* h = row(h_rows, 0);
+        matmul_nt(pool_, h, N, H, L.wq, qd, q_.data());
+        matmul_nt(pool_, h, N, H, L.wk, kd, k_.data());
+        if (L.wv)
+            matmul_nt(pool_, h, N, H, L.wv, kd, v_.data());
+        else
+            std::memcpy(v_.data(), k_.data(), static_cast<size_t>(N * kd) * sizeof(float));
+    }
+
+    void qkv_norm_rope(int layer, const ops::PassShape& shape,
+                       ops::KvCacheState& cache_base) override {
+        const CpuLayer& L = layers_[static_cast<size_t>(layer)];
+        const int64_t nh = c_.num_heads, hd = L.hd, kv = L.kv, qd = nh * hd, kd = kv * hd;
+        const int64_t half = hd / 2;
+        const double eps = c_.rms_norm_eps;
+        const float* cos_t = rope_cos_[static_cast<size_t>(L.rope_group)].data();
+        const float* sin_t = rope_sin_[static_cast<size_t>(L.rope_group)].data();
+        pool_.parallel_for(shape.tokens(), [&](int64_t t) {
+            const float* cs = cos_t + t * half;
+            const float* sn = sin_t + t * half;
+            for (int64_t j = 0; j < nh; ++j) {
+                float* qh = &q_[t * qd + j * hd];
+                cpu::rmsnorm(qh, L.q_norm, hd, eps, qh);
+                cpu::rope_neox(qh, hd, cs, sn);
+            }
+            for (int64_t j = 0; j < kv; ++j) {
+                float* kh = &k_[t * kd + j * hd];
+                cpu::rmsnorm(kh, L.k_norm, hd, eps, kh);
+                cpu::rope_neox(kh, hd, cs, sn);
+                float* vh = &v_[t * kd + j * hd];
+                cpu::rmsnorm(vh, nullptr, hd, eps, vh);
+            }
+        });
+        if (shape.prompt > 0) {
+            auto& cache = static_cast<CpuKvCache&>(cache_base);
+            const size_t bytes = static_cast<size_t>(shape.prompt * kd) * sizeof(float);
+            std::memcpy(cache.k_[layer].data() + shape.start * kd, k_.data(), bytes);
+            std::memcpy(cache.v_[layer].data() + shape.start * kd, v_.data(), bytes);
+        }
+    }
+
+    void attention_causal(int layer, const ops::PassShape& shape,
+                          const ops::KvCacheState& cache_base, int window) override {
+        const auto& cache = static_cast<const CpuKvCache&>(cache_base);
+        const CpuLayer& L = layers_[static_cast<size_t>(layer)];
+        const int64_t nh = c_.num_heads, hd = L.hd, kv = L.kv, kd = kv * hd, qd = nh * hd;
+        const int64_t N = shape.prompt, start = shape.start;
+        const float* q = q_.data();
+        float* out = buf(Act::attn).data();
+        const float* ck = cache.k_[layer].data();
+        const float* cv = cache.v_[layer].data();
+        const int64_t group = nh / kv;
+        const int64_t block = 32, blocks = (N + block - 1) / block;
+        pool_.parallel_for(nh * blocks, [&](int64_t task) {
+            const int64_t j = task / blocks, bi = task % blocks;
+            const int64_t g = j / group;
+            const int64_t b = bi * block, e = std::min(N, b + block), n = e - b;
+            const int64_t p0 = start + b, p1 = start + e;  // query positions [p0, p1)
+            const int64_t k0 = window ? std::max<int64_t>(0, p0 - window + 1) : 0;
+            const int64_t nk = p1 - k0;
+            float* s = thread_scratch(0, static_cast<size_t>(n * nk));
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(n),
+                        static_cast<int>(nk), static_cast<int>(hd), 1.0f, q + b * qd + j * hd,
+                        static_cast<int>(qd), ck + k0 * kd + g * hd, static_cast<int>(kd), 0.0f, s,
+                        static_cast<int>(nk));
+            for (int64_t i = 0; i < n; ++i) {
+                const int64_t p = p0 + i;
+                float* r = &s[i * nk];
+                for (int64_t kk = 0; kk < nk; ++kk) {
+                    const int64_t kp = k0 + kk;
+                    if (kp > p || (window && kp <= p - window)) r[kk] = kNegInf;
+                }
+                cpu::softmax_inplace(r, nk);
+            }
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(n),
+                        static_cast<int>(hd), static_cast<int>(nk), 1.0f, s, static_cast<int>(nk),
+                        cv + k0 * kd + g * hd, static_cast<int>(kd), 0.0f, out + b * qd + j * hd,
+                        static_cast<int>(qd));
+        });
+    }
+
+    void attention_canvas(int layer, const ops::PassShape& shape,
+                          const ops::KvCacheState& cache_base, int first_key) override {
+        const auto& cache = static_cast<const CpuKvCache&>(cache_base);
+        const CpuLayer& L = layers_[static_cast<size_t>(layer)];
+        const int64_t nh = c_.num_heads, hd = L.hd, kv = L.kv, kd = kv * hd, qd = nh * hd;
+        const int64_t R = shape.rows, W = shape.width, t0 = shape.prompt;
+        const int64_t c0 = first_key, nc = shape.canvas_position0() - c0, nk = nc + W;
+        const float* ck = cache.k_[layer].data() + c0 * kd;
+        const float* cv = cache.v_[layer].data() + c0 * kd;
+        const float* q = q_.data() + t0 * qd;
+        const float* k = k_.data() + t0 * kd;
+        const float* v = v_.data() + t0 * kd;
+        float* out = buf(Act::attn).data() + t0 * qd;
+        const int64_t group = nh / kv;
+        pool_.parallel_for(R * nh, [&](int64_t task) {
+            const int64_t r = task / nh, j = task % nh, g = j / group;
+            const float* qr = q + r * W * qd + j * hd;
+            const float* kr = k + r * W * kd + g * hd;
+            const float* vr = v + r * W * kd + g * hd;
+            float* o = out + r * W * qd + j * hd;
+            float* s = thread_scratch(0, static_cast<size_t>(W * nk));
+            if (nc > 0)
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(W),
+                            static_cast<int>(nc), static_cast<int>(hd), 1.0f, qr,
+                            static_cast<int>(qd), ck + g * hd, static_cast<int>(kd), 0.0f, s,
+                            static_cast<int>(nk));
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(W),
+                        static_cast<int>(W), static_cast<int>(hd), 1.0f, qr, static_cast<int>(qd),
+                        kr, static_cast<int>(kd), 0.0f, s + nc, static_cast<int>(nk));
+            for (int64_t i = 0; i < W; ++i) cpu::softmax_inplace(&s[i * nk], nk);
+            if (nc > 0)
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(W),
+                            static_cast<int>(hd), static_cast<int>(nc), 1.0f, s,
+                            static_cast<int>(nk), cv + g * hd, static_cast<int>(kd), 0.0f, o,
+                            static_cast<int>(qd));
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(W),
+                        static_cast<int>(hd), static_cast<int>(W), 1.0f, s + nc,
+                        static_cast<int>(nk), vr, static_cast<int>(kd), nc > 0 ? 1.0f : 0.0f, o,
+                        static_cast<int>(qd));
+        });
+    }
+
+    void linear(int layer, ops::Matrix w, Rows in, Rows out) override {
+        const CpuLayer& L = layers_[static_cast<size_t>(layer)];
+        const int64_t H = c_.hidden_size;
+        if (w == ops::Matrix::o_proj)
+            matmul_nt(pool_, row(in, 0), in.count, c_.num_heads * L.hd, L.wo, H, row(out, 0));
+        else
+            matmul_nt(pool_, row(in, 0), in.count, H, L.router, c_.num_experts, row(out, 0));
+    }
+
+    void gated_mlp(int layer, ops::Mlp w, Rows in, Rows out) override {
+        const int64_t H = c_.hidden_size, I = c_.intermediate_size, N = in.count;
+        const bool dense = w == ops::Mlp::dense;
+        const CpuLayer* L = dense ? &layers_[static_cast<size_t>(layer)] : nullptr;
+        const float* gate = dense ? L->gate : sc_gate_;
+        const float* up = dense ? L->up : sc_up_;
+        const float* down = dense ? L->down : sc_down_;
+        float* g = g_.data();
+        float* u = u_.data();
+        matmul_nt(pool_, row(in, 0), N, H, gate, I, g);
+        matmul_nt(pool_, row(in, 0), N, H, up, I, u);
+        pool_.parallel_chunks(N * I,
+                              [&](int64_t b, int64_t e) { cpu::gelu_mul(&g[b], &u[b], e - b); });
+        matmul_nt(pool_, g, N, I, down, H, row(out, 0));
+    }
+
+    void router_topk(int layer, Rows logits) override {
+        const CpuLayer& L = layers_[static_cast<size_t>(layer)];
+        const int64_t E = c_.num_experts, K = c_.top_k_experts;
+        float* scores = row(logits, 0);
+        pool_.parallel_for(logits.count, [&](int64_t t) {
+            float* p = &scores[t * E];
+            cpu::softmax_inplace(p, E);
+            thread_local std::vector<int> order;
+            order.resize(static_cast<size_t>(E));
+            std::iota(order.begin(), order.end(), 0);
+            std::partial_sort(order.begin(), order.begin() + K, order.end(),
+                              [&](int a, int b) { return p[a] > p[b] || (p[a] == p[b] && a < b); });
+            float sum = 0;
+            for (int64_t j = 0; j < K; ++j) sum += p[order[j]];
+            for (int64_t j = 0; j < K; ++j) {
+                top_idx_[t * K + j] = order[j];
+                top_w_[t * K + j] = (p[order[j]] / sum) * L.per_expert_scale[order[j]];
+            }
+        });
+    }
+
+    Result<void> experts(int layer, Rows in_rows, Rows out_rows) override {
+        const CpuLayer& L = layers_[static_cast<size_t>(layer)];
+        const int64_t H = c_.hidden_size, E = c_.num_experts, K = c_.top_k_experts;
+        const int64_t MI = c_.moe_intermediate_size, N = in_rows.count;
+        const float* n2 = row(in_rows, 0);
+        // Group (token, slot) pairs by expert; each slot's output goes to its own buffer row, so
+        // experts run in parallel without write conflicts.
+        for (auto& m : members_) m.clear();
+        for (int64_t i = 0; i < N * K; ++i) members_[top_idx_[i]].push_back(i);
+        // Split big experts into row blocks so a few hot experts do not serialise the layer.
+        jobs_.clear();
+        for (int64_t e = 0; e < E; ++e)
+            for (int64_t b = 0; b < static_cast<int64_t>(members_[e].size()); b += 64)
+                jobs_.push_back({e, b, std::min<int64_t>(b + 64, members_[e].size())});
+        pool_.parallel_for(static_cast<int64_t>(jobs_.size()), [&](int64_t ji) {
+            const Job& job = jobs_[static_cast<size_t>(ji)];
+            const auto& m = members_[job.expert];
+            const int64_t n = job.end - job.begin;
+            float* in = thread_scratch(0, static_cast<size_t>(n * H));
+            float* gu = thread_scratch(1, static_cast<size_t>(n * 2 * MI));
+            float* act = thread_scratch(2, static_cast<size_t>(n * MI));
+            float* y = thread_scratch(3, static_cast<size_t>(n * H));
+            for (int64_t i = 0; i < n; ++i) {
+                const int64_t token = m[job.begin + i] / K;
+                std::memcpy(&in[i * H], &n2[token * H], static_cast<size_t>(H) * sizeof(float));
+            }
+            const float* wgu = L.gate_up + job.expert * 2 * MI * H;
+            const float* wd = L.edown + job.expert * H * MI;
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(n),
+                        static_cast<int>(2 * MI), static_cast<int>(H), 1.0f, in,
+                        static_cast<int>(H), wgu, static_cast<int>(H), 0.0f, gu,
+                        static_cast<int>(2 * MI));
+            for (int64_t i = 0; i < n; ++i)
+                for (int64_t d = 0; d < MI; ++d)
+                    act[i * MI + d] = cpu::gelu_tanh(gu[i * 2 * MI + d]) * gu[i * 2 * MI + MI + d];
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(n),
+                        static_cast<int>(H), static_cast<int>(MI), 1.0f, act,
+                        static_cast<int>(MI), wd, static_cast<int>(MI), 0.0f, y,
+                        static_cast<int>(H));
+            for (int64_t i = 0; i < n; ++i) {
+                const int64_t slot = m[job.begin + i];
+                const float wgt = top_w_[slot];
+                for (int64_t d = 0; d < H; ++d) slot_out_[slot * H + d] = y[i * H + d] * wgt;
+            }
+        });
+        float* out = row(out_rows, 0);
+        pool_.parallel_for(N, [&](int64_t t) {
+            float* o = &out[t * H];
+            std::fill(o, o + H, 0.0f);
+            for (int64_t j = 0; j < K; ++j) {
+                const float* s = &slot_out_[(t * K + j) * H];
+                for (int64_t d = 0; d < H; ++d) o[d] += s[d];
+            }
+        });
+        return {};
+    }
+
+    void store_canvas(Rows x, ops::CanvasState& canvas, int64_t first_token) override {
+        const int64_t H = c_.hidden_size;
+        std::memcpy(static_cast<CpuCanvas&>(canvas).hidden.data() + first_token * H, row(x, 0),
+                    static_cast<size_t>(x.count * H) * sizeof(float));
+    }
+
+    Result<void> full_logits(const ops::CanvasState& canvas_base, int layer, Norm w, float cap,
+                             std::vector<float>& out) override {
+        const auto& canvas = static_cast<const CpuCanvas&>(canvas_base);
+        const int64_t N = static_cast<int64_t>(canvas.rows_) * canvas.width_;
+        const int64_t H = c_.hidden_size, V = c_.vocab_size;
+        const float* wt = norm_weight(layer, w);
+        std::vector<float>& h = readout_rows_;
+        reserve_at_least(h, static_cast<size_t>(N * H));
+        pool_.parallel_for(N, [&](int64_t t) {
+            cpu::rmsnorm(&canvas.hidden[t * H], wt, H, c_.rms_norm_eps, &h[t * H]);
+        });
+        out.resize(static_cast<size_t>(N * V));
+        const int64_t chunk = 4096;
+        pool_.parallel_for((V + chunk - 1) / chunk, [&](int64_t ci) {
+            const int64_t b = ci * chunk, e = std::min(V, b + chunk);
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(N),
+                        static_cast<int>(e - b), static_cast<int>(H), 1.0f, h.data(),
+                        static_cast<int>(H), head_ + b * H, static_cast<int>(H), 0.0f,
+                        out.data() + b, static_cast<int>(V));
+            for (int64_t t = 0; t < N; ++t)
+                cpu::softcap_inplace(out.data() + t * V + b, e - b, cap);
+        });
+        return {};
+    }
+
+    Result<void> read_positions(const ops::CanvasState& canvas_base,
+                                std::span<const int64_t> tokens,
+                                std::span<const backend::PositionQuery> queries, int layer, Norm w,
+                                float cap, std::vector<backend::PositionReadout>& result) override {
+        const auto& canvas = static_cast<const CpuCanvas&>(canvas_base);
+        const int64_t H = c_.hidden_size, V = c_.vocab_size, Q = static_cast<int64_t>(tokens.size());
+        const float* wt = norm_weight(layer, w);
+        std::vector<float>& h = readout_rows_;
+        reserve_at_least(h, static_cast<size_t>(Q * H));
+        for (int64_t i = 0; i < Q; ++i)
+            cpu::rmsnorm(&canvas.hidden[tokens[static_cast<size_t>(i)] * H], wt, H,
+                         c_.rms_norm_eps, &h[i * H]);
+        // Full-vocabulary max / sum-exp / argmax per query, vocabulary split in chunks.
+        const int64_t chunk = 4096, chunks = (V + chunk - 1) / chunk;
+        struct Partial {
+            float max = kNegInf;
+            double sum = 0;  // of exp(logit - max)
+            TokenId arg = 0;
+        };
+        std::vector<Partial> parts(static_cast<size_t>(chunks * Q));
+        pool_.parallel_for(chunks, [&](int64_t ci) {
+            const int64_t b = ci * chunk, e = std::min(V, b + chunk), n = e - b;
+            float* Lg = thread_scratch(0, static_cast<size_t>(Q * n));
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(Q),
+                        static_cast<int>(n), static_cast<int>(H), 1.0f, h.data(),
+                        static_cast<int>(H), head_ + b * H, static_cast<int>(H), 0.0f, Lg,
+                        static_cast<int>(n));
+            for (int64_t i = 0; i < Q; ++i) {
+                float* r = &Lg[i * n];
+                cpu::softcap_inplace(r, n, cap);
+                Partial p;
+                for (int64_t j = 0; j < n; ++j)
+                    if (r[j] > p.max) {
+                        p.max = r[j];
+                        p.arg = static_cast<TokenId>(b + j);
+                    }
+                double s = 0;
+                for (int64_t j = 0; j < n; ++j) s += std::exp(r[j] - p.max);
+                p.sum = s;
+                parts[ci * Q + i] = p;
+            }
+        });
+        for (int64_t i = 0; i < Q; ++i) {
+            float m = kNegInf;
+            TokenId arg = 0;
+            for (int64_t ci = 0; ci < chunks; ++ci) {
+                const Partial& p = parts[ci * Q + i];
+                if (p.max > m) {
+                    m = p.max;
+                    arg = p.arg;
+                }
+            }
+            double s = 0;
+            for (int64_t ci = 0; ci < chunks; ++ci) {
+                const Partial& p = parts[ci * Q + i];
+                s += p.sum * std::exp(static_cast<double>(p.max) - m);
+            }
+            backend::PositionReadout& r = result[static_cast<size_t>(i)];
+            r.logsumexp = static_cast<float>(m + std::log(s));
+            r.argmax = arg;
+            r.max_logit = m;
+            for (TokenId id : queries[static_cast<size_t>(i)].ids) {
+                const float* e = head_ + static_cast<int64_t>(id) * H;
+                float dot = 0;
+                for (int64_t d = 0; d < H; ++d) dot += h[i * H + d] * e[d];
+                cpu::softcap_inplace(&dot, 1, cap);
+                r.logits.push_back(dot);
+            }
+        }
+        return {};
+    }
+
+    Result<void> download(Rows src, std::vector<float>& out) override {
+        const size_t w = width(src.act);
+        const float* p = row(src, 0);
+        out.assign(p, p + static_cast<size_t>(src.count) * w);
+        return {};
+    }
+    Result<void> upload(Rows dst, std::span<const float> values) override {
+        if (values.size() != static_cast<size_t>(dst.count) * width(dst.act))
+            return bad_input("upload: value count does not match the rows");
+        std::copy(values.begin(), values.end(), row(dst, 0));
+        return {};
+    }
+
+  private:
+    struct Job {
+        int64_t expert, begin, end;
+    };
+
+    std::vector<float>& buf(Act a) { return acts_[static_cast<size_t>(a)]; }
+    // Elements per row of a workspace buffer.
+    size_t width(Act a) const {
+        switch (a) {
+            case Act::attn: {
+                size_t qd = 0;
+                for (const CpuLayer& L : layers_)
+                    qd = std::max(qd, static_cast<size_t>(c_.num_heads) * L.hd);
+                return qd;
+            }
+            case Act::router: return static_cast<size_t>(c_.num_experts);
+            default: return static_cast<size_t>(c_.hidden_size);
+        }
+    }
+    float* row(Rows r, int64_t i) {
+        // attn rows are strided by the layer's heads*head_dim, which the attention and o_proj
+        // operators apply themselves from row 0.
+        const size_t w = r.act == Act::attn ? 0 : width(r.act);
+        return buf(r.act).data() + (static_cast<size_t>(r.first + i)) * w;
+    }
+
+    const float* norm_weight(int layer, Norm w) const {
+        if (layer == ops::kModelLevel)
+            return w == Norm::final_norm ? final_norm_ : w == Norm::self_cond_pre ? sc_pre_ : nullptr;
+        const CpuLayer& L = layers_[static_cast<size_t>(layer)];
+        switch (w) {
+            case Norm::input: return L.in_ln;
+            case Norm::post_attention: return L.post_attn_ln;
+            case Norm::pre_ff: return L.pre_ff_ln;
+            case Norm::post_ff: return L.post_ff_ln;
+            case Norm::pre_ff2: return L.pre_ff_ln2;
+            case Norm::post_ff1: return L.post_ff_ln1;
+            case Norm::post_ff2: return L.post_ff_ln2;
+            default: return nullptr;
+        }
+    }
+
+    int rope_group(const std::vector<float>& inv_freq) {
+        for (size_t g = 0; g < rope_freqs_.size(); ++g)
+            if (rope_freqs_[g] == inv_freq) return static_cast<int>(g);
+        rope_freqs_.push_back(inv_freq);
+        return static_cast<int>(rope_freqs_.size() - 1);
+    }
+
+    // fp32 pointer to a tensor: in place when the file holds aligned F32, else a converted copy.
+    const float* f32(const TensorView& t) {
+        if (t.dtype == DType::F32 && reinterpret_cast<uintptr_t>(t.data) % alignof(float) == 0)
+            return reinterpret_cast<const float*>(t.data);
+        auto b = std::make_unique<std::vector<float>>(static_cast<size_t>(t.numel()));
+        model::to_float(t.dtype, t.data, b->size(), b->data());
+        owned_.push_back(std::move(b));
+        return owned_.back()->data();
+    }
+
+    std::shared_ptr<const ModelWeights> w_;
+    const ModelConfig& c_;
+    util::ThreadPool pool_;
+    std::vector<std::unique_ptr<std::vector<float>>> owned_;
+    std::vector<CpuLayer> layers_;
+    const float *embed_ = nullptr, *head_ = nullptr, *final_norm_ = nullptr;
+    const float *sc_pre_ = nullptr, *sc_gate_ = nullptr, *sc_up_ = nullptr, *sc_down_ = nullptr;
+    std::vector<std::vector<float>> rope_freqs_;  // distinct inv_freq vectors of the layers
+
+    // The workspace: sized by begin_pass, kept between passes.
+    std::vector<float> acts_[static_cast<size_t>(Act::sc) + 1];
+    std::vector<float> q_, k_, v_, g_, u_, top_w_, slot_out_, readout_rows_;
+    std::vector<int> top_idx_, positions_;
+    std::vector<std::vector<float>> rope_cos_, rope_sin_;  // per rope group [tokens][half]
+    std::vector<std::vector<int64_t>> members_;           // per expert: its (token, slot) pairs
+    std::vector<Job> jobs_;
+    std::mutex scratch_mutex_;
+    std::vector<std::vector<float>> scratch_;  // per pool thread, self-conditioning softmax
+};
+
+}  // namespace
+
+std::unique_ptr<ops::Ops> make_cpu_ops(std::shared_ptr<const model::ModelWeights> weights,
+                                       int threads, const std::function<bool(double)>& bound) {
+    auto ops = std::make_unique<CpuOps>(std::move(weights), threads);
+    if (!ops->bind_layers(bound)) return nullptr;
+    return ops;
+}
+
+}  // namespace engine::cpu

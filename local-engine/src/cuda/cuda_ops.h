@@ -1,0 +1,39 @@
+#pragma once
+// The CUDA operators (ops::Ops) on device 0: weights in bf16 on the device (device_weights.h),
+// GEMMs through cuBLAS with fp32 accumulation, norms, RoPE, masked softmax, router, expert
+// dispatch and readout reductions as our own kernels (kernels.cu). The workspace is allocated
+// once, at open, for kDefaultPassTokens tokens (the memory plan of cuda_backend.h); the model
+// splits longer work into passes.
+
+#include <cstdint>
+#include <memory>
+
+#include "model/config.h"
+#include "model/weights.h"
+#include "ops/ops.h"
+
+namespace engine::cuda {
+
+inline constexpr uint64_t kScoreElements = uint64_t{32} << 20;  // attention scores per chunk
+inline constexpr int kReadoutRows = 64;                         // vocab-wide rows per chunk
+inline constexpr uint64_t kReserveBytes = uint64_t{768} << 20;  // context, cuBLAS, slack
+
+int max_head_dim(const model::ModelConfig& c);
+int max_kv_heads(const model::ModelConfig& c);
+// Rows of the largest fused [q|k|v] projection.
+int max_qkv_rows(const model::ModelConfig& c);
+
+class CudaOps : public ops::Ops {
+  public:
+    // Bytes of weights a full pass reads (all experts).
+    virtual uint64_t weight_bytes() const = 0;
+    // Waits for all queued device work.
+    virtual Result<void> synchronize() = 0;
+};
+
+// Uploads `weights` (or, with `synthetic`, makes random bf16 weights for weights->config on the
+// device from `seed`) and allocates a workspace of `pass_tokens` tokens.
+Result<std::unique_ptr<CudaOps>> open_cuda_ops(std::shared_ptr<const model::ModelWeights> weights,
+                                               bool synthetic, uint64_t seed, int pass_tokens);
+
+}  // namespace engine::cuda

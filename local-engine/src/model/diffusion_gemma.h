@@ -1,0 +1,115 @@
+#pragma once
+// The DiffusionGemma model, written once over ops::Ops (MODEL-SPEC sections 2-4): the layer
+// sequence, the causal encoder and bidirectional decoder passes, self-conditioning and the
+// readouts. A device backend is this model plus that device's operators: ModelBackend<Base>
+// below wraps one as a ComputeBackend (Base = ComputeBackend, or an extension of it such as
+// cuda::CudaBackend).
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "backend/compute_backend.h"
+#include "model/weights.h"
+#include "ops/ops.h"
+
+namespace engine::model {
+
+class DiffusionGemma {
+  public:
+    DiffusionGemma(std::shared_ptr<const ModelWeights> weights, std::unique_ptr<ops::Ops> ops);
+
+    const ModelWeights& weights() const { return *weights_; }
+    ops::Ops& ops() { return *ops_; }
+    const ops::Ops& ops() const { return *ops_; }
+
+    Result<std::unique_ptr<backend::KvCache>> create_cache(int capacity);
+    Result<void> encode(backend::KvCache& cache, std::span<const TokenId> ids,
+                        const CancelToken& cancel);
+    Result<std::unique_ptr<backend::DecodedCanvas>> decode(const backend::KvCache& cache,
+                                                           const backend::DecodeBatch& batch,
+                                                           const CancelToken& cancel);
+    // One sweep over the weights when the device fuses passes and everything fits one pass;
+    // otherwise encode() then decode().
+    Result<std::unique_ptr<backend::DecodedCanvas>> encode_and_decode(
+        backend::KvCache& cache, std::span<const TokenId> prompt_ids,
+        const backend::DecodeBatch& batch, const CancelToken& cancel);
+    Result<void> logits(const backend::DecodedCanvas& canvas, std::vector<float>& out);
+    Result<std::vector<backend::PositionReadout>> read_positions(
+        const backend::DecodedCanvas& canvas, std::span<const backend::PositionQuery> queries);
+    Result<void> read_cache(const backend::KvCache& cache, int layer, std::vector<float>& k,
+                            std::vector<float>& v);
+
+  private:
+    // Canvas rows of one pass: `rows` of the batch from row `first_row`.
+    struct CanvasPart {
+        const backend::DecodeBatch* batch = nullptr;
+        int first_row = 0, rows = 0;
+        ops::CanvasState* out = nullptr;
+    };
+    Result<void> check_ids(std::span<const TokenId> ids) const;
+    Result<void> check_batch(const backend::DecodeBatch& batch) const;
+    Result<void> check_room(const ops::KvCacheState& cache, size_t more) const;
+    // Decoder rows in passes the device can hold; the first pass also carries `prompt`.
+    Result<std::unique_ptr<backend::DecodedCanvas>> decode_rows(ops::KvCacheState& cache,
+                                                                std::span<const TokenId> prompt,
+                                                                const backend::DecodeBatch& batch,
+                                                                const CancelToken& cancel);
+    // One pass: the prompt rows (causal, appended to the cache), then the canvas rows.
+    Result<void> run_pass(ops::KvCacheState& cache, std::span<const TokenId> prompt,
+                          const CanvasPart& canvas, const CancelToken& cancel);
+    // The decoder input: rmsnorm_noweight(embed(ids) * scale + self_conditioning(logits)).
+    Result<void> canvas_input(const ops::PassShape& shape, const CanvasPart& canvas);
+    // One layer over every row of the pass (MODEL-SPEC section 3).
+    Result<void> layer(int l, const ops::PassShape& shape, ops::KvCacheState& cache);
+
+    std::shared_ptr<const ModelWeights> weights_;
+    std::unique_ptr<ops::Ops> ops_;
+    float embed_scale_ = 1.0f;     // sqrt(hidden), rounded to bf16 with bf16 embeddings
+    bool round_probs_bf16_ = false;
+};
+
+// A ComputeBackend that is the model over one device's operators.
+template <class Base>
+class ModelBackend : public Base {
+  public:
+    explicit ModelBackend(std::unique_ptr<DiffusionGemma> model) : model_(std::move(model)) {}
+
+    std::string device_name() const override { return model_->ops().device_name(); }
+    const ModelWeights& weights() const override { return model_->weights(); }
+    Result<std::unique_ptr<backend::KvCache>> create_cache(int capacity) override {
+        return model_->create_cache(capacity);
+    }
+    Result<void> encode(backend::KvCache& cache, std::span<const TokenId> ids,
+                        const CancelToken& cancel) override {
+        return model_->encode(cache, ids, cancel);
+    }
+    Result<std::unique_ptr<backend::DecodedCanvas>> decode(const backend::KvCache& cache,
+                                                           const backend::DecodeBatch& batch,
+                                                           const CancelToken& cancel) override {
+        return model_->decode(cache, batch, cancel);
+    }
+    Result<std::unique_ptr<backend::DecodedCanvas>> encode_and_decode(
+        backend::KvCache& cache, std::span<const TokenId> prompt_ids,
+        const backend::DecodeBatch& batch, const CancelToken& cancel) override {
+        return model_->encode_and_decode(cache, prompt_ids, batch, cancel);
+    }
+    bool fuses_encode_decode() const override { return model_->ops().fuses_passes(); }
+    Result<void> logits(const backend::DecodedCanvas& canvas, std::vector<float>& out) override {
+        return model_->logits(canvas, out);
+    }
+    Result<std::vector<backend::PositionReadout>> read_positions(
+        const backend::DecodedCanvas& canvas,
+        std::span<const backend::PositionQuery> queries) override {
+        return model_->read_positions(canvas, queries);
+    }
+    Result<void> read_cache(const backend::KvCache& cache, int layer, std::vector<float>& k,
+                            std::vector<float>& v) override {
+        return model_->read_cache(cache, layer, k, v);
+    }
+
+  protected:
+    std::unique_ptr<DiffusionGemma> model_;
+};
+
+}  // namespace engine::model
