@@ -75,7 +75,7 @@ float* thread_scratch(int slot, size_t n) {
 // y[n, out] = x[n, in] @ w[out, in]^T, spread over the pool (rows when there are many, else
 // output columns).
 void matmul_nt(util::ThreadPool& pool, const float* x, int64_t n, int64_t in, const float* w,
-            int64_t out, float* y) {
+               int64_t out, float* y) {
     if (n <= 0 || out <= 0) return;
     const int64_t threads = pool.size();
     if (n >= 16 * threads) {
@@ -180,14 +180,16 @@ class CpuOps final : public ops::Ops {
     }
 
     Result<void> begin_pass(const ops::PassShape& shape) override {
-        const size_t N = static_cast<size_t>(shape.tokens()), H = static_cast<size_t>(c_.hidden_size);
+        const size_t N = static_cast<size_t>(shape.tokens()),
+                     H = static_cast<size_t>(c_.hidden_size);
         size_t qd = 0, kd = 0;
         for (const CpuLayer& L : layers_) {
             qd = std::max(qd, static_cast<size_t>(c_.num_heads) * L.hd);
             kd = std::max(kd, static_cast<size_t>(L.kv) * L.hd);
         }
         const size_t I = static_cast<size_t>(c_.intermediate_size);
-        const size_t E = static_cast<size_t>(c_.num_experts), K = static_cast<size_t>(c_.top_k_experts);
+        const size_t E = static_cast<size_t>(c_.num_experts),
+                     K = static_cast<size_t>(c_.top_k_experts);
         for (Act a : {Act::x, Act::h, Act::o, Act::dense, Act::moe, Act::expert_in, Act::sc})
             reserve_at_least(buf(a), N * H);
         reserve_at_least(buf(Act::attn), N * qd);
@@ -541,9 +543,8 @@ class CpuOps final : public ops::Ops {
                 for (int64_t d = 0; d < MI; ++d)
                     act[i * MI + d] = cpu::gelu_tanh(gu[i * 2 * MI + d]) * gu[i * 2 * MI + MI + d];
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(n),
-                        static_cast<int>(H), static_cast<int>(MI), 1.0f, act,
-                        static_cast<int>(MI), wd, static_cast<int>(MI), 0.0f, y,
-                        static_cast<int>(H));
+                        static_cast<int>(H), static_cast<int>(MI), 1.0f, act, static_cast<int>(MI),
+                        wd, static_cast<int>(MI), 0.0f, y, static_cast<int>(H));
             for (int64_t i = 0; i < n; ++i) {
                 const int64_t slot = m[job.begin + i];
                 const float wgt = top_w_[slot];
@@ -598,13 +599,14 @@ class CpuOps final : public ops::Ops {
                                 std::span<const backend::PositionQuery> queries, int layer, Norm w,
                                 float cap, std::vector<backend::PositionReadout>& result) override {
         const auto& canvas = static_cast<const CpuCanvas&>(canvas_base);
-        const int64_t H = c_.hidden_size, V = c_.vocab_size, Q = static_cast<int64_t>(tokens.size());
+        const int64_t H = c_.hidden_size, V = c_.vocab_size,
+                      Q = static_cast<int64_t>(tokens.size());
         const float* wt = norm_weight(layer, w);
         std::vector<float>& h = readout_rows_;
         reserve_at_least(h, static_cast<size_t>(Q * H));
         for (int64_t i = 0; i < Q; ++i)
-            cpu::rmsnorm(&canvas.hidden[tokens[static_cast<size_t>(i)] * H], wt, H,
-                         c_.rms_norm_eps, &h[i * H]);
+            cpu::rmsnorm(&canvas.hidden[tokens[static_cast<size_t>(i)] * H], wt, H, c_.rms_norm_eps,
+                         &h[i * H]);
         // Full-vocabulary max / sum-exp / argmax per query, vocabulary split in chunks.
         const int64_t chunk = 4096, chunks = (V + chunk - 1) / chunk;
         struct Partial {
@@ -693,8 +695,10 @@ class CpuOps final : public ops::Ops {
                     qd = std::max(qd, static_cast<size_t>(c_.num_heads) * L.hd);
                 return qd;
             }
-            case Act::router: return static_cast<size_t>(c_.num_experts);
-            default: return static_cast<size_t>(c_.hidden_size);
+            case Act::router:
+                return static_cast<size_t>(c_.num_experts);
+            default:
+                return static_cast<size_t>(c_.hidden_size);
         }
     }
     float* row(Rows r, int64_t i) {
@@ -706,17 +710,27 @@ class CpuOps final : public ops::Ops {
 
     const float* norm_weight(int layer, Norm w) const {
         if (layer == ops::kModelLevel)
-            return w == Norm::final_norm ? final_norm_ : w == Norm::self_cond_pre ? sc_pre_ : nullptr;
+            return w == Norm::final_norm      ? final_norm_
+                   : w == Norm::self_cond_pre ? sc_pre_
+                                              : nullptr;
         const CpuLayer& L = layers_[static_cast<size_t>(layer)];
         switch (w) {
-            case Norm::input: return L.in_ln;
-            case Norm::post_attention: return L.post_attn_ln;
-            case Norm::pre_ff: return L.pre_ff_ln;
-            case Norm::post_ff: return L.post_ff_ln;
-            case Norm::pre_ff2: return L.pre_ff_ln2;
-            case Norm::post_ff1: return L.post_ff_ln1;
-            case Norm::post_ff2: return L.post_ff_ln2;
-            default: return nullptr;
+            case Norm::input:
+                return L.in_ln;
+            case Norm::post_attention:
+                return L.post_attn_ln;
+            case Norm::pre_ff:
+                return L.pre_ff_ln;
+            case Norm::post_ff:
+                return L.post_ff_ln;
+            case Norm::pre_ff2:
+                return L.pre_ff_ln2;
+            case Norm::post_ff1:
+                return L.post_ff_ln1;
+            case Norm::post_ff2:
+                return L.post_ff_ln2;
+            default:
+                return nullptr;
         }
     }
 
@@ -751,7 +765,7 @@ class CpuOps final : public ops::Ops {
     std::vector<float> q_, k_, v_, g_, u_, top_w_, slot_out_, readout_rows_;
     std::vector<int> top_idx_, positions_;
     std::vector<std::vector<float>> rope_cos_, rope_sin_;  // per rope group [tokens][half]
-    std::vector<std::vector<int64_t>> members_;           // per expert: its (token, slot) pairs
+    std::vector<std::vector<int64_t>> members_;            // per expert: its (token, slot) pairs
     std::vector<Job> jobs_;
     std::mutex scratch_mutex_;
     std::vector<std::vector<float>> scratch_;  // per pool thread, self-conditioning softmax

@@ -83,15 +83,15 @@ MemoryPlan plan_memory(const model::ModelConfig& c, int pass_tokens, int cache_t
     const uint64_t MI = static_cast<uint64_t>(c.moe_intermediate_size);
     const uint64_t R = kReadoutRows, V = static_cast<uint64_t>(c.vocab_size);
     uint64_t a = 0;
-    a += T * 4 + T * H * 4 * 6 + T * H * 2 * 2;              // ids, fp32 rows, bf16 rows
-    a += T * static_cast<uint64_t>(max_qkv_rows(c)) * 4;     // qkv
-    a += NH * T * D * 2 + 2 * KV * T * D * 2;                // Q, canvas K/V
-    a += kScoreElements * 6;                                 // scores + probabilities
-    a += T * NH * D * 6;                                     // attention outputs
-    a += T * 2 * I * 4 + T * I * 2;                          // dense MLP
-    a += T * E * 4 + T * K * 16;                             // router, dispatch
-    a += T * K * (H * 4 + 3 * MI * 2);                       // expert rows
-    a += R * V * 6 + R * H * 6;                              // readout, self-conditioning
+    a += T * 4 + T * H * 4 * 6 + T * H * 2 * 2;           // ids, fp32 rows, bf16 rows
+    a += T * static_cast<uint64_t>(max_qkv_rows(c)) * 4;  // qkv
+    a += NH * T * D * 2 + 2 * KV * T * D * 2;             // Q, canvas K/V
+    a += kScoreElements * 6;                              // scores + probabilities
+    a += T * NH * D * 6;                                  // attention outputs
+    a += T * 2 * I * 4 + T * I * 2;                       // dense MLP
+    a += T * E * 4 + T * K * 16;                          // router, dispatch
+    a += T * K * (H * 4 + 3 * MI * 2);                    // expert rows
+    a += R * V * 6 + R * H * 6;                           // readout, self-conditioning
     p.activations = a;
     p.kv_cache = kv_cache_bytes(c, cache_tokens);
     p.reserve = kReserveBytes;

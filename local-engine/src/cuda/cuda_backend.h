@@ -1,13 +1,14 @@
 #pragma once
-// The CUDA backend: ComputeBackend on one NVIDIA GPU (device 0). Weights live on the device in
-// bf16 (converted at load from the mapped safetensors, f32/f16/bf16 sources); matrix products are
-// cuBLAS with fp32 accumulation; norms, RoPE, masked softmax, router, expert dispatch and readout
-// reductions are our own kernels (kernels.cu).
+// The CUDA backend: ComputeBackend on one NVIDIA GPU (device 0), i.e. the model
+// (model/diffusion_gemma.cpp) over the CUDA operators (cuda_ops.cpp). Weights live on the device
+// in bf16 (converted at load from the mapped safetensors, f32/f16/bf16 sources); matrix products
+// are cuBLAS with fp32 accumulation; norms, RoPE, masked softmax, router, expert dispatch and
+// readout reductions are our own kernels (kernels.cu).
 //
-// Beyond ComputeBackend it offers encode_and_decode(): the prompt rows (causal, appended to the
-// cache) and the canvas rows (bidirectional, reading the cache) go through the layers together,
-// so a whole decision reads every weight once. The memory plan below is computed from the
-// config before anything is allocated.
+// Its operators fuse passes: encode_and_decode() sends the prompt rows (causal, appended to the
+// cache) and the canvas rows (bidirectional, reading the cache) through the layers together, so
+// a whole decision reads every weight once. The memory plan below is computed from the config
+// before anything is allocated.
 
 #include <cstdint>
 #include <memory>

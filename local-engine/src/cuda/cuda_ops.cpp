@@ -16,7 +16,9 @@
 
 namespace engine::cuda {
 
-int max_head_dim(const model::ModelConfig& c) { return std::max(c.head_dim, c.global_head_dim); }
+int max_head_dim(const model::ModelConfig& c) {
+    return std::max(c.head_dim, c.global_head_dim);
+}
 int max_kv_heads(const model::ModelConfig& c) {
     return std::max(c.num_kv_heads, c.num_global_kv_heads);
 }
@@ -56,8 +58,8 @@ cublasStatus_t gemm_nn(cublasHandle_t h, int M, int N, int K, const void* A, int
 }
 
 // Y[n x out] = X[n x in] * W[out x in]^T.
-cublasStatus_t matmul_nt(cublasHandle_t h, const bf16_t* X, int n, int in, const bf16_t* W,
-                         int out, void* Y, cudaDataType_t ytype, float alpha = 1.0f) {
+cublasStatus_t matmul_nt(cublasHandle_t h, const bf16_t* X, int n, int in, const bf16_t* W, int out,
+                         void* Y, cudaDataType_t ytype, float alpha = 1.0f) {
     return gemm_nt(h, n, out, in, X, in, 0, W, in, 0, Y, ytype, out, 0, 1, alpha);
 }
 
@@ -246,12 +248,13 @@ class CudaOpsImpl final : public CudaOps {
         check(cudaMemcpyAsync(dids, ids.data(), ids.size() * sizeof(int32_t),
                               cudaMemcpyHostToDevice, stream_),
               "embed ids");
-        embed_rows(dids, static_cast<int>(ids.size()), dw_.embed, V_, H_, scale, f32(out),
-                   stream_);
+        embed_rows(dids, static_cast<int>(ids.size()), dw_.embed, V_, H_, scale, f32(out), stream_);
     }
 
     Result<void> soft_embed(const float* logits, float scale, bool /*round_probs_bf16: always,
-                            the device's embeddings are bf16*/, Rows out) override {
+                            the device's embeddings are bf16*/
+                            ,
+                            Rows out) override {
         const int n = static_cast<int>(out.count);
         for (int done = 0; done < n; done += kReadoutRows) {
             const int cnt = std::min(kReadoutRows, n - done);
@@ -299,13 +302,12 @@ class CudaOpsImpl final : public CudaOps {
 
     void project_qkv(int layer, Rows h) override {
         const DeviceLayer& L = layer_of(layer);
-        check(matmul_nt(blas_, b16(h), static_cast<int>(h.count), H_, L.qkv, L.qkv_rows,
-                        qkv_.get(), CUDA_R_32F),
+        check(matmul_nt(blas_, b16(h), static_cast<int>(h.count), H_, L.qkv, L.qkv_rows, qkv_.get(),
+                        CUDA_R_32F),
               "Q/K/V projection");
     }
 
-    void qkv_norm_rope(int layer, const ops::PassShape& shape,
-                       ops::KvCacheState& cache) override {
+    void qkv_norm_rope(int layer, const ops::PassShape& shape, ops::KvCacheState& cache) override {
         auto& kv = static_cast<CudaKvCache&>(cache);
         const DeviceLayer& L = layer_of(layer);
         QkvPostParams qp;
@@ -344,7 +346,7 @@ class CudaOpsImpl final : public CudaOps {
         const bf16_t* Q = q_.as<bf16_t>();
         const bf16_t* Kc = kv.k[static_cast<size_t>(layer)];
         const bf16_t* Vc = kv.v[static_cast<size_t>(layer)];
-        const long long qhs = static_cast<long long>(T_) * D;          // query head stride
+        const long long qhs = static_cast<long long>(T_) * D;            // query head stride
         const long long chs = static_cast<long long>(kv.capacity_) * D;  // cache head stride
         const int ldo = NH * D;
         float* O = o_.as<float>();
@@ -365,8 +367,7 @@ class CudaOpsImpl final : public CudaOps {
             for (int j = 0; j < KVH; ++j)
                 check(gemm_nn(blas_, M, D, Lk, Pr + static_cast<size_t>(j) * G * M * Lk, Lk,
                               static_cast<long long>(M) * Lk, Vc + j * chs, D, 0,
-                              O + static_cast<size_t>(c0) * ldo + j * G * D, CUDA_R_32F, ldo, D,
-                              G),
+                              O + static_cast<size_t>(c0) * ldo + j * G * D, CUDA_R_32F, ldo, D, G),
                       "causal values");
             c0 += M;
         }
@@ -402,20 +403,20 @@ class CudaOpsImpl final : public CudaOps {
             const size_t t0 = static_cast<size_t>(n) + static_cast<size_t>(r0) * width;
             if (Lp > 0)
                 for (int j = 0; j < KVH; ++j)
-                    check(gemm_nt(blas_, Mc, Lp, D, Q + (j * G * qhs + t0 * D), D, qhs,
-                                  Kc + j * chs, D, 0, S + j * G * chunk_stride, CUDA_R_32F, cols,
-                                  chunk_stride, G),
-                          "canvas cache scores");
+                    check(
+                        gemm_nt(blas_, Mc, Lp, D, Q + (j * G * qhs + t0 * D), D, qhs, Kc + j * chs,
+                                D, 0, S + j * G * chunk_stride, CUDA_R_32F, cols, chunk_stride, G),
+                        "canvas cache scores");
             for (int hq = 0; hq < NH; ++hq) {
                 const int j = hq / G;
-                check(gemm_nt(blas_, width, width, D, Q + (hq * qhs + t0 * D), D,
-                              static_cast<long long>(width) * D,
-                              kc_.as<bf16_t>() + (static_cast<size_t>(j) * T_ +
-                                                  static_cast<size_t>(r0) * width) *
-                                                     D,
-                              D, static_cast<long long>(width) * D, S + hq * chunk_stride + Lp,
-                              CUDA_R_32F, cols, static_cast<long long>(width) * cols, rc),
-                      "canvas scores");
+                check(
+                    gemm_nt(blas_, width, width, D, Q + (hq * qhs + t0 * D), D,
+                            static_cast<long long>(width) * D,
+                            kc_.as<bf16_t>() +
+                                (static_cast<size_t>(j) * T_ + static_cast<size_t>(r0) * width) * D,
+                            D, static_cast<long long>(width) * D, S + hq * chunk_stride + Lp,
+                            CUDA_R_32F, cols, static_cast<long long>(width) * cols, rc),
+                    "canvas scores");
             }
             masked_softmax(S, Pr, NH, Mc, cols, false, 0, first_key, 0, stream_);
             if (Lp > 0)
@@ -426,14 +427,13 @@ class CudaOpsImpl final : public CudaOps {
                           "canvas cache values");
             for (int hq = 0; hq < NH; ++hq) {
                 const int j = hq / G;
-                check(gemm_nn(blas_, width, D, width, Pr + hq * chunk_stride + Lp, cols,
-                              static_cast<long long>(width) * cols,
-                              vc_.as<bf16_t>() + (static_cast<size_t>(j) * T_ +
-                                                  static_cast<size_t>(r0) * width) *
-                                                     D,
-                              D, static_cast<long long>(width) * D, O + t0 * ldo + hq * D,
-                              CUDA_R_32F, ldo, static_cast<long long>(width) * ldo, rc, 1.0f,
-                              Lp > 0 ? 1.0f : 0.0f),
+                check(gemm_nn(
+                          blas_, width, D, width, Pr + hq * chunk_stride + Lp, cols,
+                          static_cast<long long>(width) * cols,
+                          vc_.as<bf16_t>() +
+                              (static_cast<size_t>(j) * T_ + static_cast<size_t>(r0) * width) * D,
+                          D, static_cast<long long>(width) * D, O + t0 * ldo + hq * D, CUDA_R_32F,
+                          ldo, static_cast<long long>(width) * ldo, rc, 1.0f, Lp > 0 ? 1.0f : 0.0f),
                       "canvas values");
             }
             r0 += rc;
@@ -450,8 +450,8 @@ class CudaOpsImpl final : public CudaOps {
                             L.o, H_, f32(out), CUDA_R_32F),
                   "o_proj");
         else
-            check(matmul_nt(blas_, b16(in), n, H_, L.router, weights_->config.num_experts,
-                            f32(out), CUDA_R_32F),
+            check(matmul_nt(blas_, b16(in), n, H_, L.router, weights_->config.num_experts, f32(out),
+                            CUDA_R_32F),
                   "router");
     }
 
@@ -506,8 +506,8 @@ class CudaOpsImpl final : public CudaOps {
 
     void store_canvas(Rows x, ops::CanvasState& canvas, int64_t first_token) override {
         auto& dc = static_cast<CudaCanvas&>(canvas);
-        check(cudaMemcpyAsync(dc.hidden.as<float>() + static_cast<size_t>(first_token) * H_,
-                              f32(x), static_cast<size_t>(x.count) * H_ * sizeof(float),
+        check(cudaMemcpyAsync(dc.hidden.as<float>() + static_cast<size_t>(first_token) * H_, f32(x),
+                              static_cast<size_t>(x.count) * H_ * sizeof(float),
                               cudaMemcpyDeviceToDevice, stream_),
               "store canvas");
     }
@@ -649,14 +649,22 @@ class CudaOpsImpl final : public CudaOps {
                                               : nullptr;
         const DeviceLayer& L = layer_of(layer);
         switch (w) {
-            case Norm::input: return L.input_norm;
-            case Norm::post_attention: return L.post_attn_norm;
-            case Norm::pre_ff: return L.pre_ff;
-            case Norm::post_ff: return L.post_ff;
-            case Norm::pre_ff2: return L.pre_ff2;
-            case Norm::post_ff1: return L.post_ff1;
-            case Norm::post_ff2: return L.post_ff2;
-            default: return nullptr;
+            case Norm::input:
+                return L.input_norm;
+            case Norm::post_attention:
+                return L.post_attn_norm;
+            case Norm::pre_ff:
+                return L.pre_ff;
+            case Norm::post_ff:
+                return L.post_ff;
+            case Norm::pre_ff2:
+                return L.pre_ff2;
+            case Norm::post_ff1:
+                return L.post_ff1;
+            case Norm::post_ff2:
+                return L.post_ff2;
+            default:
+                return nullptr;
         }
     }
 
@@ -671,15 +679,24 @@ class CudaOpsImpl final : public CudaOps {
     }
     DeviceBuffer& buffer(Act a) {
         switch (a) {
-            case Act::x: return x_;
-            case Act::h: return h_;
-            case Act::attn: return o16_;
-            case Act::o: return attn_;
-            case Act::dense: return d_;
-            case Act::moe: return m_;
-            case Act::expert_in: return n2_;
-            case Act::router: return rlog_;
-            case Act::sc: return sc_;
+            case Act::x:
+                return x_;
+            case Act::h:
+                return h_;
+            case Act::attn:
+                return o16_;
+            case Act::o:
+                return attn_;
+            case Act::dense:
+                return d_;
+            case Act::moe:
+                return m_;
+            case Act::expert_in:
+                return n2_;
+            case Act::router:
+                return rlog_;
+            case Act::sc:
+                return sc_;
         }
         return x_;
     }

@@ -95,8 +95,8 @@ Result<std::unique_ptr<backend::DecodedCanvas>> DiffusionGemma::encode_and_decod
     backend::KvCache& cache_base, std::span<const TokenId> prompt_ids, const DecodeBatch& batch,
     const CancelToken& cancel) {
     auto& cache = static_cast<ops::KvCacheState&>(cache_base);
-    const int64_t tokens = static_cast<int64_t>(prompt_ids.size()) +
-                         static_cast<int64_t>(batch.rows) * batch.width;
+    const int64_t tokens =
+        static_cast<int64_t>(prompt_ids.size()) + static_cast<int64_t>(batch.rows) * batch.width;
     if (!ops_->fuses_passes() || tokens > ops_->max_pass_tokens()) {
         DG_TRY(encode(cache, prompt_ids, cancel));
         return decode(cache, batch, cancel);

@@ -65,7 +65,7 @@ class DiffusionGemma {
 
     std::shared_ptr<const ModelWeights> weights_;
     std::unique_ptr<ops::Ops> ops_;
-    float embed_scale_ = 1.0f;     // sqrt(hidden), rounded to bf16 with bf16 embeddings
+    float embed_scale_ = 1.0f;  // sqrt(hidden), rounded to bf16 with bf16 embeddings
     bool round_probs_bf16_ = false;
 };
 
