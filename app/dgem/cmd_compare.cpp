@@ -81,6 +81,7 @@ int run_compare(const cli::Args& args) {
     request.schema = input->schema;
     request.state = input->state;
     request.seed = input->seed;
+    request.images = input->images;
     cmp::CompareOptions options;
     options.max_tokens = static_cast<int>(*max_tokens);
     engine::CancelToken cancel;

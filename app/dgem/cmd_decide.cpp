@@ -184,6 +184,7 @@ int run_decide(const cli::Args& args) {
     request.schema = input->schema;
     request.state = input->state;
     request.seed = input->seed;
+    request.images = input->images;
     engine::CancelToken cancel;
     auto decision = (*backend)->decide(request, {}, cancel);
     if (!decision) return cli::fail(decision.error());

@@ -25,6 +25,10 @@ std::vector<cli::OptionSpec> decision_options() {
         {"seed-token", 0, "MODE", "slot noise: random or fixed (<pad>)"},
         {"isolate", 0, "MODE", "reads of their own: auto, none, noul or all"},
         {"seed", 0, "N", "noise seed (default 42)"},
+        {"image", 'I', "PATH|URL",
+         "an image the questions are about (repeatable: video frames); PNG, JPEG or WebP, a file, "
+         "a data: URI or an http(s) URL this command fetches",
+         true},
     };
 }
 
@@ -207,6 +211,11 @@ engine::Result<DecisionInput> load_decision_input(const cli::Args& args) {
                                      ": accepted: a count of thought tokens from 0 to " +
                                      std::to_string(core::kMaxThink));
         input.schema.think = n;
+    }
+    if (const auto& refs = args.all("image"); !refs.empty()) {
+        auto images = core::load_images(refs);
+        if (!images) return engine::bad_input("--image " + images.error().message);
+        input.images = std::move(*images);
     }
     if (auto seed = args.find("seed")) {
         bool digits = !seed->empty() && seed->size() <= 19 &&

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
+#include "core/images.h"
 #include "core/schema.h"
 
 namespace dgem {
@@ -23,6 +24,7 @@ struct DecisionInput {
     nlohmann::ordered_json state;
     uint64_t seed = 42;         // the structured server's default seed
     std::string rendered_text;  // what the template rendered to (empty with --schema)
+    std::vector<core::ImageInput> images;  // -I/--image, read and checked here (never a URL sent)
 };
 
 std::vector<cli::OptionSpec> decision_options();

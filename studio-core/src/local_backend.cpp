@@ -163,6 +163,12 @@ Result<Decision> LocalBackend::decide(const DecideRequest& request, const Progre
                                       const CancelToken& cancel) {
     const auto started = std::chrono::steady_clock::now();
     const Schema& schema = request.schema;
+    if (!request.images.empty())
+        return engine::bad_input(
+            std::to_string(request.images.size()) +
+            " image(s): the local engine reads text only (it has no vision tower yet); send "
+            "image decisions to a vision-capable server, e.g. dgem's serving image with "
+            "DISABLE_MM=0 (--url with --protocol chat or systemone)");
     if (schema.steps > 1)
         return engine::bad_input("steps " + std::to_string(schema.steps) +
                                  ": the local engine reads in one decoder step (use steps 1, or a "

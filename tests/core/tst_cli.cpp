@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "recording_server.h"
 #include "test_files.h"
 
 using json = nlohmann::json;
@@ -29,57 +30,6 @@ namespace {
 
 const QString kPolicy =
     QStringLiteral(DS_SOURCE_DIR "/resources/templates/support_triage.json.tmpl");
-
-// A loopback server that records every request and answers with a fixed status.
-class RecordingServer {
-  public:
-    explicit RecordingServer(int status = 500) : status_(status) {
-        auto handler = [this](const httplib::Request& req, httplib::Response& res) {
-            {
-                std::lock_guard lock(mutex_);
-                bodies_.push_back(req.body);
-                paths_.push_back(req.path);
-                auth_.push_back(req.get_header_value("Authorization"));
-            }
-            res.status = status_;
-            res.set_content("{\"error\": {\"message\": \"recorded\"}}", "application/json");
-        };
-        server_.Post(".*", handler);
-        server_.Get(".*", handler);
-        port_ = server_.bind_to_any_port("127.0.0.1");
-        thread_ = std::thread([this] { server_.listen_after_bind(); });
-        while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    ~RecordingServer() {
-        server_.stop();
-        thread_.join();
-    }
-    QString url(const QString& path = "/v1") const {
-        return QStringLiteral("http://127.0.0.1:%1").arg(port_) + path;
-    }
-    std::vector<std::string> bodies() {
-        std::lock_guard lock(mutex_);
-        return bodies_;
-    }
-    std::vector<std::string> auth() {
-        std::lock_guard lock(mutex_);
-        return auth_;
-    }
-    void clear() {
-        std::lock_guard lock(mutex_);
-        bodies_.clear();
-        paths_.clear();
-        auth_.clear();
-    }
-
-  private:
-    int status_;
-    httplib::Server server_;
-    int port_ = 0;
-    std::thread thread_;
-    std::mutex mutex_;
-    std::vector<std::string> bodies_, paths_, auth_;
-};
 
 template <class J>
 QString str(const J& j) {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/decision.h"
+#include "core/images.h"
 #include "engine/cancel.h"
 
 namespace core {
@@ -23,6 +24,9 @@ struct DecideRequest {
     // the prompt shows the state as text, so a reordered object would change the read.
     nlohmann::ordered_json state;
     uint64_t seed = 0;
+    // What the questions are about besides the state (several: video frames), in order; on the
+    // wire as data: URIs (core/images.h).
+    std::vector<ImageInput> images;
 };
 
 struct ChatMessage {

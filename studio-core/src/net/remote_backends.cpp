@@ -328,9 +328,18 @@ Result<Decision> DgemChatBackend::decide(const DecideRequest& request, const Pro
                                          const CancelToken& cancel) {
     ojson body;
     if (!options_.model.empty()) body["model"] = options_.model;
+    // Images go before the state text, as dgem's client places them.
+    ojson user_content = state_json_text(request.state);
+    if (!request.images.empty()) {
+        ojson parts = ojson::array();
+        for (const ImageInput& image : request.images)
+            parts.push_back({{"type", "image_url"}, {"image_url", {{"url", data_uri(image)}}}});
+        parts.push_back({{"type", "text"}, {"text", user_content}});
+        user_content = std::move(parts);
+    }
     body["messages"] =
         ojson::array({ojson{{"role", "system"}, {"content", schema_to_json(request.schema).dump()}},
-                      ojson{{"role", "user"}, {"content", state_json_text(request.state)}}});
+                      ojson{{"role", "user"}, {"content", std::move(user_content)}}});
     body["seed"] = request.seed;
     const std::string url = chat_completions_url(options_.url);
     report(progress, "waiting for server");
@@ -405,6 +414,10 @@ ojson systemone_request(const DecideRequest& request, const std::string& model) 
     body["layout"] = std::string(to_string(s.layout));
     body["isolate"] = std::string(to_string(s.isolate));
     body["seed_token"] = std::string(to_string(s.seed_token));
+    if (!request.images.empty()) {
+        body["images"] = ojson::array();
+        for (const ImageInput& image : request.images) body["images"].push_back(data_uri(image));
+    }
     return body;
 }
 
@@ -436,6 +449,10 @@ Result<Decision> VllmStructuredBackend::decide(const DecideRequest& request,
         return engine::bad_input(
             "think and depends_on/ask_if need passes the vLLM structured-read protocol cannot "
             "send; decide on a dgem server (protocol chat or systemone) or on the local engine");
+    if (!request.images.empty())
+        return engine::bad_input(
+            "images: the vLLM structured-read protocol here carries text only; send image "
+            "decisions to a dgem server (protocol chat or systemone)");
     PlanOptions plan_options;
     plan_options.canvas_length = options_.canvas_length;
     plan_options.seed = request.seed;

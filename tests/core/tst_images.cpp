@@ -1,0 +1,263 @@
+// Images in a decision: PNG, JPEG and WebP recognised from their bytes and checked complete;
+// anything else, a truncated file, an image past the limit or too many of them refused with a
+// message naming the file and what is accepted; data: URIs and base64 both ways; an http URL
+// fetched by the client; on the wire (the real dgem against a loopback server) the chat route
+// carries image_url parts with data: URIs before the state text and /v1/systemone an "images"
+// array, never the URL or the path; a bad image sends nothing; the local engine says it reads
+// text only.
+#include <QBuffer>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+
+#include "core/images.h"
+#include "recording_server.h"
+#include "test_files.h"
+
+using json = nlohmann::json;
+
+namespace {
+
+std::string encoded(const char* format) {
+    QImage image(7, 5, QImage::Format_RGB888);
+    image.fill(QColor(200, 40, 90));
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, format);
+    return bytes.toStdString();
+}
+
+// A WebP container (RIFF header, one VP8L chunk): enough for the type and size checks.
+std::string webp(uint32_t extra_size = 0) {
+    std::string chunk = std::string("VP8L") + std::string("\x05\x00\x00\x00", 4) + "abcde" + '\0';
+    std::string body = "WEBP" + chunk;
+    const uint32_t riff = uint32_t(body.size()) + extra_size;
+    std::string out = "RIFF";
+    for (int i = 0; i < 4; ++i) out += char((riff >> (8 * i)) & 0xff);
+    return out + body;
+}
+
+const QString kPolicy =
+    QStringLiteral(DS_SOURCE_DIR "/resources/templates/support_triage.json.tmpl");
+
+}  // namespace
+
+class TestImages : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    QString write(const QString& name, const std::string& bytes) {
+        const QString path = dir_.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+        f.write(bytes.data(), qint64(bytes.size()));
+        return path;
+    }
+
+    Run dgem(const QStringList& args) {
+        QProcess p;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        for (const QString& k : e.keys())
+            if (k.startsWith("DGEM_") || k.startsWith("GCP_")) e.remove(k);
+        e.insert("HOME", dir_.path());
+        e.insert("XDG_CONFIG_HOME", dir_.filePath("config"));
+        p.setProcessEnvironment(e);
+        p.start(QStringLiteral(DS_BIN_DIR "/dgem"), args);
+        p.closeWriteChannel();
+        if (!p.waitForFinished(300000)) p.kill();
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
+    }
+
+  private Q_SLOTS:
+    void recognisesTheAcceptedTypes() {
+        auto png = core::image_from_bytes(encoded("PNG"), "a.png");
+        QVERIFY2(png, png ? "" : png.error().message.c_str());
+        QCOMPARE(png->mime, std::string("image/png"));
+        auto jpeg = core::image_from_bytes(encoded("JPEG"), "a.jpg");
+        QVERIFY2(jpeg, jpeg ? "" : jpeg.error().message.c_str());
+        QCOMPARE(jpeg->mime, std::string("image/jpeg"));
+        auto w = core::image_from_bytes(webp(), "a.webp");
+        QVERIFY2(w, w ? "" : w.error().message.c_str());
+        QCOMPARE(w->mime, std::string("image/webp"));
+        QCOMPARE(w->source, std::string("a.webp"));
+    }
+
+    void refusesWithAClearMessage_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("says");
+        const std::string png = encoded("PNG");
+        QTest::newRow("svg") << QByteArray("<?xml version=\"1.0\"?><svg xmlns=\"x\"></svg>")
+                             << "an SVG drawing";
+        QTest::newRow("gif") << QByteArray("GIF89a\x01\x00\x01\x00") << "a GIF image";
+        QTest::newRow("text") << QByteArray("hello") << "not an image this reader knows";
+        QTest::newRow("empty") << QByteArray() << "an empty file";
+        QTest::newRow("truncated png")
+            << QByteArray::fromStdString(png.substr(0, png.size() - 20))
+            << "a truncated or damaged png (it does not end with the IEND chunk)";
+        QTest::newRow("png header only")
+            << QByteArray::fromStdString(png.substr(0, 12)) << "its header is cut short";
+        const std::string jpeg = encoded("JPEG");
+        QTest::newRow("truncated jpeg")
+            << QByteArray::fromStdString(jpeg.substr(0, jpeg.size() / 2))
+            << "a truncated or damaged jpeg";
+        QTest::newRow("webp size") << QByteArray::fromStdString(webp(100)) << "its RIFF size says";
+    }
+    void refusesWithAClearMessage() {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, says);
+        const QString path = write(QStringLiteral("bad.img"), bytes.toStdString());
+        auto image = core::read_image_file(path.toStdString());
+        QVERIFY(!image);
+        const QString message = QString::fromStdString(image.error().message);
+        QVERIFY2(message.startsWith(path + ": "), qPrintable(message));
+        QVERIFY2(message.contains(says), qPrintable(message));
+        QVERIFY2(message.contains("accepted: PNG, JPEG or WebP, at most 20 MiB each"),
+                 qPrintable(message));
+    }
+
+    void limits() {
+        // Past the size limit: refused before it is read.
+        const QString big = dir_.filePath(QStringLiteral("big.png"));
+        {
+            QFile f(big);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QVERIFY(f.resize(qint64(core::kMaxImageBytes) + 1));
+        }
+        auto image = core::read_image_file(big.toStdString());
+        QVERIFY(!image);
+        QVERIFY(QString::fromStdString(image.error().message).contains("past the limit"));
+        // More images than a decision takes.
+        const QString one = write(QStringLiteral("one.png"), encoded("PNG"));
+        std::vector<std::string> refs(core::kMaxImages + 1, one.toStdString());
+        auto many = core::load_images(refs);
+        QVERIFY(!many);
+        QVERIFY(QString::fromStdString(many.error().message).startsWith("17 images; accepted"));
+        refs.pop_back();
+        QVERIFY(core::load_images(refs));
+        // A missing file names itself.
+        auto missing = core::load_image(dir_.filePath("absent.png").toStdString());
+        QVERIFY(!missing);
+        QVERIFY(QString::fromStdString(missing.error().message)
+                    .endsWith("absent.png: no such image file"));
+    }
+
+    void base64AndDataUris() {
+        const std::pair<const char*, const char*> vectors[] = {
+            {"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"}, {"foobar", "Zm9vYmFy"}};
+        for (const auto& [plain, coded] : vectors) {
+            QCOMPARE(core::base64_encode(plain), std::string(coded));
+            QCOMPARE(*core::base64_decode(coded), std::string(plain));
+        }
+        QVERIFY(!core::base64_decode("Zm9v!"));
+        QVERIFY(!core::base64_decode("Zm9vY"));  // ends in the middle of a byte
+        auto png = core::image_from_bytes(encoded("PNG"), "p.png");
+        QVERIFY(png);
+        const std::string uri = core::data_uri(*png);
+        QVERIFY(uri.rfind("data:image/png;base64,", 0) == 0);
+        auto back = core::image_from_data_uri(uri);
+        QVERIFY2(back, back ? "" : back.error().message.c_str());
+        QCOMPARE(back->bytes, png->bytes);
+        QCOMPARE(back->mime, png->mime);
+        // A declared type that is not what the bytes are, and a URI that is not base64.
+        auto lying =
+            core::image_from_data_uri("data:image/jpeg;base64," + core::base64_encode(png->bytes));
+        QVERIFY(!lying);
+        QVERIFY(QString::fromStdString(lying.error().message).contains("holds image/png"));
+        QVERIFY(!core::image_from_data_uri("data:image/svg+xml,<svg/>"));
+    }
+
+    void urlsAreFetchedHere() {
+        RecordingServer images(404);
+        const std::string png = encoded("PNG");
+        images.serve("/frame.png", png, "image/png");
+        auto fetched = core::load_image(images.url("/frame.png").toStdString());
+        QVERIFY2(fetched, fetched ? "" : fetched.error().message.c_str());
+        QCOMPARE(fetched->bytes, png);
+        QCOMPARE(fetched->source, images.url("/frame.png").toStdString());
+        auto gone = core::load_image(images.url("/gone.png").toStdString());
+        QVERIFY(!gone);
+        QVERIFY(QString::fromStdString(gone.error().message)
+                    .startsWith(images.url("/gone.png") + ": HTTP 404"));
+        // A server that does not answer at all (nothing listens on the port).
+        int port = 0;
+        {
+            httplib::Server closed;
+            port = closed.bind_to_any_port("127.0.0.1");
+        }
+        const std::string dead = "http://127.0.0.1:" + std::to_string(port) + "/x.png";
+        auto silent = core::load_image(dead, 5);
+        QVERIFY(!silent);
+        QVERIFY2(QString::fromStdString(silent.error().message)
+                     .startsWith(QString::fromStdString(dead) + ": did not answer"),
+                 silent.error().message.c_str());
+    }
+
+    // The real dgem: images reach the server as data: URIs, in order, before the state text.
+    void decideSendsDataUris() {
+        RecordingServer server(400);
+        RecordingServer pictures(404);
+        const std::string png = encoded("PNG"), jpeg = encoded("JPEG");
+        pictures.serve("/frame2.jpg", jpeg, "image/jpeg");
+        const QString file = write(QStringLiteral("frame1.png"), png);
+        const QString url = pictures.url("/frame2.jpg");
+        const QStringList images{"-I", file, "--image", url};
+        const Run chat =
+            dgem(QStringList{"decide", "-u", server.url(), "--protocol", "chat", "-t", kPolicy} +
+                 images);
+        QVERIFY2(chat.code != 0, qPrintable(chat.err));  // the server answered 400
+        QCOMPARE(server.bodies().size(), size_t(1));
+        const json body = json::parse(server.bodies()[0]);
+        const json& content = body["messages"][1]["content"];
+        QVERIFY(content.is_array());
+        QCOMPARE(content.size(), size_t(3));
+        QCOMPARE(content[0]["type"], json("image_url"));
+        QCOMPARE(content[0]["image_url"]["url"],
+                 json("data:image/png;base64," + core::base64_encode(png)));
+        QCOMPARE(content[1]["image_url"]["url"],
+                 json("data:image/jpeg;base64," + core::base64_encode(jpeg)));
+        QCOMPARE(content[2]["type"], json("text"));
+        QVERIFY(json::parse(content[2]["text"].get<std::string>()).contains("ticket"));
+        // Neither the path nor the URL is sent.
+        QVERIFY(server.bodies()[0].find(file.toStdString()) == std::string::npos);
+        QVERIFY(server.bodies()[0].find("frame2.jpg") == std::string::npos);
+
+        server.clear();
+        const Run one = dgem(
+            QStringList{"decide", "-u", server.url(), "--protocol", "systemone", "-t", kPolicy} +
+            images);
+        QVERIFY(one.code != 0);
+        QCOMPARE(server.bodies().size(), size_t(1));
+        const json s1 = json::parse(server.bodies()[0]);
+        QCOMPARE(s1["images"],
+                 json::array({"data:image/png;base64," + core::base64_encode(png),
+                              "data:image/jpeg;base64," + core::base64_encode(jpeg)}));
+    }
+
+    void badImageSendsNothing() {
+        RecordingServer server(400);
+        const QString svg = write(QStringLiteral("card.svg"), "<svg xmlns=\"x\"/>");
+        const Run r =
+            dgem({"decide", "-u", server.url(), "--protocol", "chat", "-t", kPolicy, "-I", svg});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(svg + ": an SVG drawing; accepted: PNG, JPEG or WebP"),
+                 qPrintable(r.err));
+        QVERIFY(server.bodies().empty());
+    }
+
+    void localEngineReadsTextOnly() {
+        const QString file = write(QStringLiteral("frame.png"), encoded("PNG"));
+        const Run r = dgem({"decide", "--local", "--model", DS_TINY_MODEL_DIR, "--device", "cpu",
+                            "-t", kPolicy, "-I", file});
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("the local engine reads text only"), qPrintable(r.err));
+    }
+};
+
+QTEST_MAIN(TestImages)
+#include "tst_images.moc"
