@@ -422,6 +422,17 @@
         <source>document first</source>
         <translation>Dokument zuerst</translation>
     </message>
+    <message numerus="yes">
+        <source>image %1 · %n token(s)</source>
+        <translation>
+            <numerusform>Bild %1 · %n Token</numerusform>
+            <numerusform>Bild %1 · %n Tokens</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>image %1</source>
+        <translation>Bild %1</translation>
+    </message>
 </context>
 <context>
     <name>ui::CanvasView</name>
@@ -1074,6 +1085,70 @@
     <message>
         <source>%1 on %2, total %3</source>
         <translation>%1 auf %2, gesamt %3</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ImagesModel</name>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1
+%2, %3×%4 pixels, %5 KiB</source>
+        <translation>%1
+%2, %3×%4 Pixel, %5 KiB</translation>
+    </message>
+    <message>
+        <source>image %1: %2</source>
+        <translation>Bild %1: %2</translation>
+    </message>
+    <message>
+        <source>%1: a decision takes at most %2 images</source>
+        <translation>%1: Eine Entscheidung nimmt höchstens %2 Bilder</translation>
+    </message>
+    <message>
+        <source>%1: the pasted picture could not be encoded</source>
+        <translation>%1: Das eingefügte Bild konnte nicht kodiert werden</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ImagesPanel</name>
+    <message>
+        <source>&amp;Images</source>
+        <translation>&amp;Bilder</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>Bilder</translation>
+    </message>
+    <message>
+        <source>Drop image files here, paste one (Ctrl+V) or use Add…; PNG, JPEG or WebP. They are sent before the state, in this order.</source>
+        <translation>Bilddateien hier ablegen, eines einfügen (Strg+V) oder „Hinzufügen…“ verwenden; PNG, JPEG oder WebP. Sie werden vor dem Zustand gesendet, in dieser Reihenfolge.</translation>
+    </message>
+    <message>
+        <source>Add image…</source>
+        <translation>Bild hinzufügen…</translation>
+    </message>
+    <message>
+        <source>Remove image</source>
+        <translation>Bild entfernen</translation>
+    </message>
+    <message>
+        <source>Add images</source>
+        <translation>Bilder hinzufügen</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.jpg *.jpeg *.webp)</source>
+        <translation>Bilder (*.png *.jpg *.jpeg *.webp)</translation>
+    </message>
+    <message>
+        <source>pasted image</source>
+        <translation>eingefügtes Bild</translation>
+    </message>
+    <message>
+        <source>Nothing to add: drop or paste image files, a picture or a URL</source>
+        <translation>Nichts hinzuzufügen: Bilddateien, ein Bild oder eine URL ablegen oder einfügen</translation>
     </message>
 </context>
 <context>
@@ -1860,6 +1935,22 @@ Das Rausch-Token dieser Ziehung hat die ID %3</translation>
     <message>
         <source>token “%1”, position %2</source>
         <translation>Token „%1“, Position %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1
+%n soft token(s) the vision tower reads from it, at position %2</source>
+        <translation>
+            <numerusform>%1
+%n Soft-Token, das der Vision-Tower daraus liest, an Position %2</numerusform>
+            <numerusform>%1
+%n Soft-Tokens, die der Vision-Tower daraus liest, an Position %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1
+sent as a data: URI; the model that reads it places its soft tokens here</source>
+        <translation>%1
+als data:-URI gesendet; das lesende Modell setzt hier seine Soft-Tokens ein</translation>
     </message>
 </context>
 <context>

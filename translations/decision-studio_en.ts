@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>ui::CanvasModel</name>
+    <message numerus="yes">
+        <source>image %1 · %n token(s)</source>
+        <translation>
+            <numerusform>image %1 · %n token</numerusform>
+            <numerusform>image %1 · %n tokens</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ui::CompareWindow</name>
     <message numerus="yes">
         <source>%n question(s) read in %1</source>
@@ -114,6 +124,19 @@
         <translation>
             <numerusform>Valid: renders to a schema with %n question.</numerusform>
             <numerusform>Valid: renders to a schema with %n questions.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ui::TokenFlow</name>
+    <message numerus="yes">
+        <source>%1
+%n soft token(s) the vision tower reads from it, at position %2</source>
+        <translation>
+            <numerusform>%1
+%n soft token the vision tower reads from it, at position %2</numerusform>
+            <numerusform>%1
+%n soft tokens the vision tower reads from it, at position %2</numerusform>
         </translation>
     </message>
 </context>

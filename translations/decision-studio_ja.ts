@@ -422,6 +422,16 @@
         <source>document first</source>
         <translation>ドキュメント優先</translation>
     </message>
+    <message numerus="yes">
+        <source>image %1 · %n token(s)</source>
+        <translation>
+            <numerusform>画像 %1 · %n トークン</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>image %1</source>
+        <translation>画像 %1</translation>
+    </message>
 </context>
 <context>
     <name>ui::CanvasView</name>
@@ -1067,6 +1077,70 @@
     <message>
         <source>%1 on %2, total %3</source>
         <translation>%2 で %1、合計 %3</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ImagesModel</name>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1
+%2, %3×%4 pixels, %5 KiB</source>
+        <translation>%1
+%2、%3×%4 ピクセル、%5 KiB</translation>
+    </message>
+    <message>
+        <source>image %1: %2</source>
+        <translation>画像 %1: %2</translation>
+    </message>
+    <message>
+        <source>%1: a decision takes at most %2 images</source>
+        <translation>%1: 1 回の決定で使える画像は最大 %2 枚です</translation>
+    </message>
+    <message>
+        <source>%1: the pasted picture could not be encoded</source>
+        <translation>%1: 貼り付けた画像をエンコードできませんでした</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ImagesPanel</name>
+    <message>
+        <source>&amp;Images</source>
+        <translation>画像(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>画像</translation>
+    </message>
+    <message>
+        <source>Drop image files here, paste one (Ctrl+V) or use Add…; PNG, JPEG or WebP. They are sent before the state, in this order.</source>
+        <translation>画像ファイルをここにドロップするか、貼り付け (Ctrl+V) または「追加…」を使います。PNG、JPEG、WebP に対応。状態の前に、この順で送信されます。</translation>
+    </message>
+    <message>
+        <source>Add image…</source>
+        <translation>画像を追加…</translation>
+    </message>
+    <message>
+        <source>Remove image</source>
+        <translation>画像を削除</translation>
+    </message>
+    <message>
+        <source>Add images</source>
+        <translation>画像を追加</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.jpg *.jpeg *.webp)</source>
+        <translation>画像 (*.png *.jpg *.jpeg *.webp)</translation>
+    </message>
+    <message>
+        <source>pasted image</source>
+        <translation>貼り付けた画像</translation>
+    </message>
+    <message>
+        <source>Nothing to add: drop or paste image files, a picture or a URL</source>
+        <translation>追加するものがありません。画像ファイル、画像、または URL をドロップまたは貼り付けてください</translation>
     </message>
 </context>
 <context>
@@ -1846,6 +1920,20 @@ this draw&apos;s noise token is id %3</source>
     <message>
         <source>token “%1”, position %2</source>
         <translation>トークン「%1」、位置 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1
+%n soft token(s) the vision tower reads from it, at position %2</source>
+        <translation>
+            <numerusform>%1
+ビジョンタワーが読み取るソフトトークン %n 個、位置 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1
+sent as a data: URI; the model that reads it places its soft tokens here</source>
+        <translation>%1
+data: URI として送信。読み取るモデルがここにソフトトークンを配置します</translation>
     </message>
 </context>
 <context>

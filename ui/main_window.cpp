@@ -40,6 +40,8 @@
 #include "ui/editor/variables_panel.h"
 #include "ui/endpoints/endpoints_dialog.h"
 #include "ui/icons.h"
+#include "ui/images/images_model.h"
+#include "ui/images/images_panel.h"
 #include "ui/library/policy_library.h"
 #include "ui/reports/export_report_dialog.h"
 #include "ui/results/result_card.h"
@@ -56,6 +58,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
       canvas_model_(new CanvasModel(this)),
       results_model_(new ResultsModel(this)),
       history_(new HistoryModel(50, this)),
+      images_(new ImagesModel(this)),
       runner_(new core::BackendRunner(this)) {
     setWindowTitle(tr("Decision Studio"));
     setObjectName(QStringLiteral("mainWindow"));
@@ -155,6 +158,13 @@ void MainWindow::buildLayout() {
     variables_label->setBuddy(variables_);
     variables_layout->addWidget(variables_label);
     variables_layout->addWidget(variables_, 1);
+    images_panel_ = new ImagesPanel(images_, variables_box);
+    variables_layout->addWidget(images_panel_);
+    connect(images_, &ImagesModel::imagesChanged, this, [this] {
+        QStringList sources;
+        for (const auto& image : images_->images()) sources << QString::fromStdString(image.source);
+        canvas_model_->setImages(sources, 0);
+    });
     editor_split_->addWidget(views_split_);
     editor_split_->addWidget(variables_box);
     editor_split_->setStretchFactor(0, 2);
@@ -804,6 +814,7 @@ core::DecideRequest MainWindow::currentRequest() const {
     request.schema.layout = canvas_model_->layout();
     request.state = document_->state();
     request.seed = runSeed();
+    request.images = images_->images();
     return request;
 }
 

@@ -40,6 +40,8 @@ class ResultsModel;
 class ResultsView;
 class SourceEditor;
 class VariablesPanel;
+class ImagesModel;
+class ImagesPanel;
 
 struct MainWindowOptions {
     QString user_policy_dir;          // empty: the standard location
@@ -64,6 +66,8 @@ class MainWindow : public QMainWindow {
     PolicyForm* form() const { return form_; }
     SourceEditor* sourceEditor() const { return source_; }
     VariablesPanel* variablesPanel() const { return variables_; }
+    ImagesModel* imagesModel() const { return images_; }
+    ImagesPanel* imagesPanel() const { return images_panel_; }
     CanvasModel* canvasModel() const { return canvas_model_; }
     CanvasView* canvasView() const { return canvas_view_; }
     ResultsModel* resultsModel() const { return results_model_; }
@@ -157,6 +161,8 @@ class MainWindow : public QMainWindow {
     CanvasView* canvas_view_ = nullptr;
     ResultsModel* results_model_;
     HistoryModel* history_;
+    ImagesModel* images_;
+    ImagesPanel* images_panel_ = nullptr;
     ResultsView* results_view_ = nullptr;
     core::BackendRunner* runner_;
     QListView* library_view_ = nullptr;

@@ -20,8 +20,10 @@ struct TokenChip {
     bool slot = false;
     bool special = false;
     bool padding = false;
-    QString question;    // slots: the question id
-    QStringList labels;  // slots: label texts
+    bool image = false;    // one chip for an image's soft tokens
+    int image_tokens = 0;  // how many (0: the model that reads it places them)
+    QString question;      // slots: the question id; images: the image's file or URL
+    QStringList labels;    // slots: label texts
     QList<int32_t> label_ids;
 };
 
@@ -43,6 +45,10 @@ class CanvasModel : public QObject {
     // The thought the last run wrote (schema "think"): the prompt shows it where the model wrote
     // it, before the canvas. Cleared when the policy or its state changes.
     void setThought(std::vector<int32_t> ids);
+    // The decision's images (file names or URLs, in order): one chip each in the prompt, at
+    // the start of the user turn where the chat template places them; `tokens_per_image` is
+    // the soft tokens the model reads per image (0 when not known here).
+    void setImages(QStringList sources, int tokens_per_image);
     bool hasThought() const { return !thought_.empty(); }
     int draw() const { return draw_; }
     void setDebounceMs(int ms) { timer_.setInterval(ms); }
@@ -75,6 +81,8 @@ class CanvasModel : public QObject {
     int group_ = 0;
     int draw_ = 0;
     std::vector<int32_t> thought_;
+    QStringList images_;
+    int image_tokens_ = 0;
     std::optional<core::CanvasPlan> plan_;
     QString error_;
     QTimer timer_;

@@ -80,7 +80,12 @@ void TokenFlow::paintEvent(QPaintEvent*) {
     for (size_t i = 0; i < chips_.size() && i < rects_.size(); ++i) {
         const TokenChip& c = chips_[i];
         const QRectF r = QRectF(rects_[i]).adjusted(0.5, 0.5, -0.5, -0.5);
-        if (c.slot) {
+        if (c.image) {
+            QColor fill = pal.color(QPalette::Link);
+            fill.setAlpha(50);
+            p.setBrush(fill);
+            p.setPen(QPen(pal.color(QPalette::Link), 1.5, Qt::DashLine));
+        } else if (c.slot) {
             QColor fill = pal.color(QPalette::Highlight);
             fill.setAlpha(60);
             p.setBrush(fill);
@@ -114,6 +119,15 @@ void TokenFlow::paintEvent(QPaintEvent*) {
 QString TokenFlow::toolTipFor(int index) const {
     if (index < 0 || index >= int(chips_.size())) return {};
     const TokenChip& c = chips_[size_t(index)];
+    if (c.image)
+        return c.image_tokens > 0
+                   ? tr("%1\n%n soft token(s) the vision tower reads from it, at position %2",
+                        nullptr, c.image_tokens)
+                         .arg(c.question)
+                         .arg(c.position)
+                   : tr("%1\nsent as a data: URI; the model that reads it places its soft tokens "
+                        "here")
+                         .arg(c.question);
     QString text = tr("position %1 · id %2 · “%3”").arg(c.position).arg(c.id).arg(c.text);
     if (c.slot) {
         QStringList labels;
@@ -129,6 +143,7 @@ QString TokenFlow::toolTipFor(int index) const {
 QString TokenFlow::spokenChip(int index) const {
     if (index < 0 || index >= int(chips_.size())) return {};
     const TokenChip& c = chips_[size_t(index)];
+    if (c.image) return c.text + QStringLiteral(", ") + c.question;
     if (c.slot)
         return tr("answer slot of %1: %2")
             .arg(c.question, c.labels.join(tr(" or ", "between the labels of a slot")));

@@ -204,6 +204,11 @@ VariablesPanel::VariablesPanel(PolicyDocument* document, QWidget* parent)
     view_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                            QAbstractItemView::AnyKeyPressed);
     view_->setAccessibleName(tr("Variables"));
+    // Rows follow their wrapped text when the value column changes width (a resize, or a
+    // vertical scroll bar coming or going).
+    connect(view_->horizontalHeader(), &QHeaderView::sectionResized, view_,
+            [this] { view_->resizeRowsToContents(); });
+    view_->viewport()->installEventFilter(this);
     layout->addWidget(view_, 1);
     auto* buttons = new QHBoxLayout;
     auto* add = new QPushButton(tr("Add variable…"), this);
@@ -228,6 +233,12 @@ VariablesPanel::VariablesPanel(PolicyDocument* document, QWidget* parent)
     connect(model_, &VariablesModel::variablesEdited, document_, &PolicyDocument::setVariables);
     connect(document_, &PolicyDocument::rendered, this, &VariablesPanel::sync);
     sync();
+}
+
+bool VariablesPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == view_->viewport() && event->type() == QEvent::Resize)
+        view_->resizeRowsToContents();
+    return QWidget::eventFilter(watched, event);
 }
 
 void VariablesPanel::sync() {

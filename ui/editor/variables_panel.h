@@ -53,6 +53,9 @@ class VariablesPanel : public QWidget {
     VariablesModel* model() const { return model_; }
     QTableView* view() const { return view_; }
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
     void sync();
     PolicyDocument* document_;
