@@ -90,7 +90,7 @@ int run_preset(const std::string& model, int n, int threads) {
     auto schema = core::parse_schema(nlohmann::json::parse(kSchema), "bench");
     const nlohmann::json state = {{"ticket", "I was charged twice and need a refund today."}};
     auto request = [&](int i) {
-        return core::DecideRequest{*schema, state, static_cast<uint64_t>(i), {}};
+        return core::DecideRequest{*schema, state, static_cast<uint64_t>(i)};
     };
 
     core::DgemChatBackend http(ro);

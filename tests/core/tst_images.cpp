@@ -6,6 +6,7 @@
 // array, never the URL or the path; a bad image sends nothing; the local engine says it reads
 // text only.
 #include <QBuffer>
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
@@ -13,6 +14,7 @@
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
+#include "core/eval_suite.h"
 #include "core/images.h"
 #include "recording_server.h"
 #include "test_files.h"
@@ -248,6 +250,52 @@ class TestImages : public QObject {
         QVERIFY2(r.err.contains(svg + ": an SVG drawing; accepted: PNG, JPEG or WebP"),
                  qPrintable(r.err));
         QVERIFY(server.bodies().empty());
+    }
+
+    // dgem's suites carry images per item ("images": [...] or "image"): paths relative to the
+    // suite file, read when the suite loads; a bad one stops the load, naming the line.
+    void suiteItemsCarryImages() {
+        QTemporaryDir suite_dir;
+        const std::string png = encoded("PNG"), jpeg = encoded("JPEG");
+        QDir().mkpath(suite_dir.filePath("frames"));
+        auto put = [&](const QString& name, const std::string& bytes) {
+            QFile f(suite_dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes.data(), qint64(bytes.size()));
+        };
+        put("frames/a.png", png);
+        put("frames/b.jpg", jpeg);
+        put("frames/c.svg", "<svg xmlns=\"x\"/>");
+        const std::string tmpl = kPolicy.toStdString();
+        // (JSON built with nlohmann: moc's tokenizer does not read raw string literals.)
+        const json a = {{"id", "a"},
+                        {"template", tmpl},
+                        {"images", json::array({"frames/a.png", "frames/b.jpg"})},
+                        {"expected", {{"urgent", "yes"}}}};
+        const json b = {{"id", "b"},
+                        {"template", tmpl},
+                        {"image", "frames/a.png"},
+                        {"expected", {{"urgent", "no"}}}};
+        put("suite.jsonl", a.dump() + "\n" + b.dump() + "\n");
+        auto suite = core::eval::load_dgem_suite(suite_dir.filePath("suite.jsonl").toStdString());
+        QVERIFY2(suite, suite ? "" : suite.error().message.c_str());
+        QCOMPARE(suite->items.size(), size_t(2));
+        QCOMPARE(suite->items[0].images.size(), size_t(2));
+        QCOMPARE(suite->items[0].images[0].bytes, png);
+        QCOMPARE(suite->items[0].images[1].mime, std::string("image/jpeg"));
+        QCOMPARE(suite->items[1].images.size(), size_t(1));
+
+        const json c = {{"id", "c"},
+                        {"template", tmpl},
+                        {"images", json::array({"frames/c.svg"})},
+                        {"expected", {{"urgent", "yes"}}}};
+        put("bad.jsonl", c.dump() + "\n");
+        auto bad = core::eval::load_dgem_suite(suite_dir.filePath("bad.jsonl").toStdString());
+        QVERIFY(!bad);
+        const QString message = QString::fromStdString(bad.error().message);
+        QVERIFY2(message.contains("bad.jsonl:1: field images: ") &&
+                     message.contains("c.svg: an SVG drawing"),
+                 qPrintable(message));
     }
 
     void localEngineReadsTextOnly() {

@@ -26,7 +26,7 @@ struct DecideRequest {
     uint64_t seed = 0;
     // What the questions are about besides the state (several: video frames), in order; on the
     // wire as data: URIs (core/images.h).
-    std::vector<ImageInput> images;
+    std::vector<ImageInput> images = {};  // "= {}": brace-initialised requests may leave it out
 };
 
 struct ChatMessage {

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/images.h"
 #include "core/schema.h"
 #include "engine/result.h"
 
@@ -40,6 +41,7 @@ struct SuiteItem {
     int line = 0;
     Schema schema;
     nlohmann::ordered_json state;
+    std::vector<ImageInput> images;       // policy suites: "images"/"image", read when loaded
     std::vector<ItemQuestion> questions;  // the ones with an expected answer
     bool score_type = false;              // JevBench score item (expected is an integer)
     std::optional<std::map<std::string, double>> gold_probs;  // JevBench probability items

@@ -551,6 +551,7 @@ Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progr
             request.schema = item.schema;
             if (settings_.samples) request.schema.samples = *settings_.samples;
             request.state = item.state;
+            request.images = item.images;
             request.seed = rec.seed;
             if (settings_.mode != RunMode::Generative) {
                 rec.slot_passes = std::max(1, request.schema.steps);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/eval_suite.h"
+#include "core/images.h"
 #include "core/json_input.h"
 #include "core/policy.h"
 
@@ -415,6 +416,35 @@ Result<Suite> load_dgem_suite(const std::filesystem::path& path,
         if (!schema) return engine::bad_input(where + ": " + schema.error().message);
         item.schema = std::move(*schema);
         item.state = rendered->state;
+
+        // Images the item is about ("images": [...] or "image": "..."): paths relative to the
+        // suite file, data: URIs or URLs, read and checked now so a bad one stops the load.
+        std::vector<std::string> refs;
+        for (const char* key : {"image", "images"}) {
+            auto v = j->find(key);
+            if (v == j->end() || v->is_null()) continue;
+            if (v->is_string()) {
+                refs.push_back(v->get<std::string>());
+            } else if (v->is_array()) {
+                for (const auto& r : *v) {
+                    if (!r.is_string()) return fail(key, "must be a list of paths or URLs");
+                    refs.push_back(r.get<std::string>());
+                }
+            } else {
+                return fail(key, "must be a path or URL, or a list of them");
+            }
+        }
+        for (auto& ref : refs) {
+            const bool absolute = ref.rfind("data:", 0) == 0 || ref.rfind("http://", 0) == 0 ||
+                                  ref.rfind("https://", 0) == 0 ||
+                                  std::filesystem::path(ref).is_absolute() || resource;
+            if (!absolute) ref = (dir / ref).string();
+        }
+        if (!refs.empty()) {
+            auto images = load_images(refs);
+            if (!images) return fail("images", images.error().message);
+            item.images = std::move(*images);
+        }
 
         auto expected = j->find("expected");
         if (expected == j->end() || !expected->is_object() || expected->empty())

@@ -270,7 +270,7 @@ void Routes::decision_form(const ojson& body, const ojson& schema_in,
     auto seed = seed_of(body, 42, res);
     if (!seed) return;
 
-    DecideRequest request{std::move(*schema), std::move(state), *seed, {}};
+    DecideRequest request{std::move(*schema), std::move(state), *seed};
     if (engine_ && options_.max_model_len > 0) {
         PlanOptions po;
         po.canvas_length = engine_->info().canvas_length;
@@ -614,7 +614,7 @@ void Routes::systemone(const httplib::Request& req, httplib::Response& res) {
     if (!schema) return reply_error(res, 422, schema.error().message, "validation_error");
     auto seed = seed_of(b, 42, res);
     if (!seed) return;
-    DecideRequest request{std::move(*schema), b["state"], *seed, {}};
+    DecideRequest request{std::move(*schema), b["state"], *seed};
 
     auto admission = admit(res);
     if (!admission) return;
