@@ -4,6 +4,7 @@
 #include "engine/engine.h"
 
 #include <mutex>
+#include <optional>
 
 #include "backend/compute_backend.h"
 #include "driver/drivers.h"
@@ -18,12 +19,14 @@ class LocalEngine : public Engine {
   public:
     LocalEngine(std::shared_ptr<const model::ModelWeights> weights,
                 std::unique_ptr<backend::ComputeBackend> backend, Tokenizer tokenizer,
-                model::GenerationDefaults defaults, int threads)
+                model::GenerationDefaults defaults, int threads,
+                std::optional<vision::ImageProcessorConfig> processor)
         : weights_(std::move(weights)),
           backend_(std::move(backend)),
           tokenizer_(std::move(tokenizer)),
           defaults_(std::move(defaults)),
-          pool_(threads) {
+          pool_(threads),
+          processor_(std::move(processor)) {
         const auto& c = weights_->config;
         info_.name = c.name.empty() ? weights_->dir.filename().string() : c.name;
         if (info_.name.empty()) info_.name = weights_->dir.parent_path().filename().string();
@@ -34,6 +37,10 @@ class LocalEngine : public Engine {
         info_.canvas_length = c.canvas_length;
         info_.max_context = c.max_position_embeddings;
         info_.parameters = weights_->parameter_count;
+        info_.boi_token_id = c.boi_token_id;
+        info_.image_token_id = c.image_token_id;
+        info_.eoi_token_id = c.eoi_token_id;
+        if (processor_) info_.image_tokens = processor_->max_soft_tokens;
     }
 
     const ModelInfo& info() const override { return info_; }
@@ -42,23 +49,42 @@ class LocalEngine : public Engine {
     Result<SlotReadResult> read_slots(const SlotReadRequest& request,
                                       const CancelToken& cancel) override {
         std::lock_guard<std::mutex> lock(mutex_);
-        return driver::read_slots(*backend_, info_.max_context, request, cancel);
+        auto images = place_images(request.prompt_ids, request.images);
+        if (!images) return images.error();
+        return driver::read_slots(*backend_, info_.max_context, request, cancel, &*images);
     }
 
     Result<GenerationResult> generate(const GenerationRequest& request,
                                       const GenerationProgress& progress,
                                       const CancelToken& cancel) override {
         std::lock_guard<std::mutex> lock(mutex_);
+        auto images = place_images(request.prompt_ids, request.images);
+        if (!images) return images.error();
         return driver::generate(*backend_, pool_, defaults_, info_.max_context, tokenizer_, request,
-                                progress, cancel);
+                                progress, cancel, {}, &*images);
+    }
+
+    Result<int> image_soft_tokens(int width, int height) const override {
+        if (!processor_)
+            return bad_input("the model has no vision tower (config.json vision_config is null)");
+        if (width <= 0 || height <= 0)
+            return bad_input("image size " + std::to_string(width) + "x" + std::to_string(height) +
+                             " (expected at least 1x1)");
+        return vision::soft_tokens_for(width, height, *processor_);
     }
 
   private:
+    Result<driver::PromptImages> place_images(std::span<const TokenId> prompt,
+                                              std::span<const ImageInput> images) {
+        return driver::place_images(*backend_, processor_ ? &*processor_ : nullptr, prompt, images);
+    }
+
     std::shared_ptr<const model::ModelWeights> weights_;
     std::unique_ptr<backend::ComputeBackend> backend_;
     Tokenizer tokenizer_;
     model::GenerationDefaults defaults_;
     util::ThreadPool pool_;
+    std::optional<vision::ImageProcessorConfig> processor_;  // with a vision tower only
     ModelInfo info_;
     std::mutex mutex_;
 };
@@ -124,6 +150,13 @@ Result<std::unique_ptr<Engine>> Engine::open(const EngineOptions& options) {
                          std::to_string(tokenizer->vocab_size()) +
                          " ids but config.json's vocab_size is " +
                          std::to_string(weights.value()->config.vocab_size));
+    std::optional<vision::ImageProcessorConfig> processor;
+    if (weights.value()->config.vision.present) {
+        auto p =
+            vision::load_image_processor_config(options.model_dir, weights.value()->config.vision);
+        if (!p) return p.error();
+        processor = p.value();
+    }
     report(LoadStage::Reading, 1);
     if (options.cancel.cancelled()) return cancelled();
 
@@ -149,7 +182,7 @@ Result<std::unique_ptr<Engine>> Engine::open(const EngineOptions& options) {
 
     auto engine = std::unique_ptr<Engine>(new LocalEngine(
         std::move(weights.value()), std::move(backend.value()), std::move(tokenizer.value()),
-        std::move(defaults.value()), options.threads));
+        std::move(defaults.value()), options.threads, std::move(processor)));
     if (options.warm_up) {
         report(LoadStage::Warming, 0);
         if (auto warmed = warm_up(*engine, options.cancel); !warmed) return warmed.error();

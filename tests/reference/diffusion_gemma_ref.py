@@ -34,7 +34,12 @@ previous_logits (required) plus the full soft-capped logits, the prompt encoded 
 in.json: {"prompt_ids": [...], "canvases": [[...], ...],
           "slots": [[{"pos": p, "label_ids": [...]}, ...] per row]            (optional)
           "previous_logits": "file.npy" or raw little-endian f32 [rows, W, vocab] (optional)
-          "full_logits": true|false (default true)}
+          "full_logits": true|false (default true),
+          "images": [{"width": w, "height": h, "rgb": "file.rgb"}, ...]   (optional)}
+Images: decoded 8-bit RGB, row-major, one raw file each. The reference takes them already at the
+size the processor would resize them to (it checks that, and does no resampling): it rescales by
+1/255, cuts patches, runs the Gemma 4 vision tower and the embed_vision projector, and puts each
+image's soft tokens at the prompt's image-token run of the same index.
 Relative file names in in.json are resolved against the folder of in.json.
 An output path ending in .npz gets one npz; any other path is a folder that receives one raw
 little-endian float32 file per array plus manifest.json ({name: {"file", "shape"}}), easy to read
@@ -236,6 +241,104 @@ class Layer:
     pass
 
 
+# ----------------------------------------------------------------------------------------------
+# the vision tower (transformers models/gemma4/modeling_gemma4.py Gemma4VisionModel, the
+# preprocessing of image_processing_gemma4.py without its resize, and DiffusionGemma's
+# embed_vision), written from that source
+
+
+class Vision:
+    def __init__(self, vc, take, text_hidden, dtype):
+        self.hidden = H = vc["hidden_size"]
+        self.heads = vc["num_attention_heads"]
+        self.kv_heads = vc.get("num_key_value_heads", self.heads)
+        self.head_dim = hd = vc["head_dim"]
+        self.patch = vc.get("patch_size", 16)
+        self.k = vc.get("pooling_kernel_size", 3)
+        self.eps = vc.get("rms_norm_eps", 1e-6)
+        self.standardize = vc.get("standardize", False)
+        self.max_soft_tokens = vc.get("default_output_length", 280)
+        theta = (vc.get("rope_parameters") or {}).get("rope_theta", 100.0)
+        spatial = hd // 2  # each spatial axis rotates half of the head
+        self.inv_freq = (1.0 / (theta ** (torch.arange(0, spatial, 2, dtype=torch.float32) / spatial))).to(dtype)
+        t = "model.encoder.vision_tower."
+        P, I = self.patch, vc["intermediate_size"]
+        self.input_proj = take(t + "patch_embedder.input_proj.weight", (H, 3 * P * P))
+        self.pos_table = take(t + "patch_embedder.position_embedding_table")
+        self.layers = []
+        for i in range(vc["num_hidden_layers"]):
+            L = Layer()
+            q = f"{t}encoder.layers.{i}."
+            for n in ("input_layernorm", "post_attention_layernorm", "pre_feedforward_layernorm",
+                      "post_feedforward_layernorm"):
+                setattr(L, n, take(q + n + ".weight", (H,)))
+            for n, shape in (("q_proj", (self.heads * hd, H)), ("k_proj", (self.kv_heads * hd, H)),
+                             ("v_proj", (self.kv_heads * hd, H)), ("o_proj", (H, self.heads * hd))):
+                setattr(L, n, take(f"{q}self_attn.{n}.linear.weight", shape))
+            L.q_norm = take(q + "self_attn.q_norm.weight", (hd,))
+            L.k_norm = take(q + "self_attn.k_norm.weight", (hd,))
+            L.gate = take(q + "mlp.gate_proj.linear.weight", (I, H))
+            L.up = take(q + "mlp.up_proj.linear.weight", (I, H))
+            L.down = take(q + "mlp.down_proj.linear.weight", (H, I))
+            self.layers.append(L)
+        if self.standardize:
+            self.std_bias = take(t + "std_bias", (H,))
+            self.std_scale = take(t + "std_scale", (H,))
+        self.projection = take("model.encoder.embed_vision.embedding_projection.weight", (text_hidden, H))
+
+    def patches(self, rgb, width, height):
+        """Rescaled patches [N, P*P*3] in (row, col, channel) order and (x, y) positions [N, 2]."""
+        side = self.k * self.patch
+        target_px = self.max_soft_tokens * self.k * self.k * self.patch * self.patch
+        f = math.sqrt(target_px / (height * width))
+        th, tw = int(math.floor(f * height / side)) * side, int(math.floor(f * width / side)) * side
+        if (th, tw) != (height, width):
+            raise ValueError(f"image {width}x{height}: the processor would resize it to {tw}x{th}; "
+                             "the reference takes images at their processed size")
+        img = torch.from_numpy(np.frombuffer(rgb, dtype=np.uint8).copy()).view(height, width, 3)
+        img = img.to(torch.float32) * (1.0 / 255.0)
+        P = self.patch
+        gh, gw = height // P, width // P
+        patches, pos = [], []
+        for py in range(gh):
+            for px in range(gw):
+                patches.append(img[py * P:(py + 1) * P, px * P:(px + 1) * P, :].reshape(-1))
+                pos.append((px, py))
+        return torch.stack(patches), torch.tensor(pos, dtype=torch.long), gw, gh
+
+    def rope2d(self, x, pos):
+        half = x.shape[-1] // 2
+        return torch.cat([rope(x[..., :half], pos[:, 0], self.inv_freq),
+                          rope(x[..., half:], pos[:, 1], self.inv_freq)], dim=-1)
+
+    def soft_tokens(self, rgb, width, height, dtype):
+        pix, pos, gw, gh = self.patches(rgb, width, height)
+        pix = pix.to(dtype)
+        x = (2 * (pix - 0.5)) @ self.input_proj.T
+        x = x + self.pos_table[0][pos[:, 0]] + self.pos_table[1][pos[:, 1]]
+        N, hd = x.shape[0], self.head_dim
+        for L in self.layers:
+            h = rms_norm(x, L.input_layernorm, self.eps)
+            q = rms_norm((h @ L.q_proj.T).view(N, self.heads, hd), L.q_norm, self.eps)
+            k = rms_norm((h @ L.k_proj.T).view(N, self.kv_heads, hd), L.k_norm, self.eps)
+            v = rms_norm((h @ L.v_proj.T).view(N, self.kv_heads, hd), None, self.eps)
+            q, k = self.rope2d(q, pos), self.rope2d(k, pos)
+            o = attention(q[None], k[None], v[None], None).reshape(N, -1) @ L.o_proj.T
+            x = x + rms_norm(o, L.post_attention_layernorm, self.eps)
+            h = rms_norm(x, L.pre_feedforward_layernorm, self.eps)
+            m = (gelu_tanh(h @ L.gate.T) * (h @ L.up.T)) @ L.down.T
+            x = x + rms_norm(m, L.post_feedforward_layernorm, self.eps)
+        # Pooler: average k x k blocks (block = x//k + (gw//k) * (y//k)), times sqrt(hidden).
+        k = self.k
+        block = pos[:, 0] // k + (gw // k) * (pos[:, 1] // k)
+        pooled = torch.zeros(gw // k * (gh // k), self.hidden, dtype=dtype)
+        pooled.index_add_(0, block, x / (k * k))
+        pooled = pooled * self.hidden**0.5
+        if self.standardize:
+            pooled = (pooled - self.std_bias) * self.std_scale
+        return rms_norm(pooled, None, self.eps) @ self.projection.T
+
+
 class Model:
     def __init__(self, model_dir, dtype=torch.float32, embed_scale_mode="stored"):
         with open(os.path.join(model_dir, "config.json")) as f:
@@ -324,6 +427,9 @@ class Model:
                 f"warning: encoder layer_scalar missing for layers {self.missing_encoder_scalars}; using 1.0",
                 file=sys.stderr,
             )
+        vc = self.config_json.get("vision_config")
+        self.vision = Vision(vc, take, H, dtype) if vc else None
+        self.image_token_id = int(self.config_json.get("image_token_id", 258880))
         self.router_margin = float("inf")
         self.perturb = os.environ.get("DGEM_REF_PERTURB", "") == "1"
 
@@ -373,13 +479,36 @@ class Model:
 
     # --- encoder ----------------------------------------------------------------------------
 
-    def encode(self, prompt_ids):
+    def place_images(self, x, ids, images):
+        """Each image's soft tokens at the image-token run of the same index (masked_scatter)."""
+        if not images:
+            return x
+        if self.vision is None:
+            raise ValueError("the request has images but the model has no vision_config")
+        is_img = (ids == self.image_token_id).tolist()
+        runs = []
+        for i, flag in enumerate(is_img):
+            if flag and runs and runs[-1][0] + runs[-1][1] == i:
+                runs[-1][1] += 1
+            elif flag:
+                runs.append([i, 1])
+        if len(runs) != len(images):
+            raise ValueError(f"{len(runs)} image-token runs in the prompt, {len(images)} images")
+        x = x.clone()
+        for (start, n), (rgb, w, h) in zip(runs, images):
+            tokens = self.vision.soft_tokens(rgb, w, h, self.dtype)
+            if tokens.shape[0] != n:
+                raise ValueError(f"image {w}x{h} gives {tokens.shape[0]} soft tokens, its run has {n}")
+            x[start:start + n] = tokens
+        return x
+
+    def encode(self, prompt_ids, images=None):
         """Causal encoder over the prompt. Returns [(K, V)] per layer, each [P, kv_heads, head_dim]."""
         cfg = self.cfg
         ids = torch.as_tensor(prompt_ids, dtype=torch.long)
         P = ids.shape[0]
         pos = torch.arange(P)
-        x = self.embed[ids] * self.embed_scale
+        x = self.place_images(self.embed[ids] * self.embed_scale, ids, images)
         qi, kj = pos[:, None], pos[None, :]
         causal = kj <= qi
         window = causal & (kj > qi - cfg.sliding_window)  # the last `window` keys, self included
@@ -481,7 +610,16 @@ def read_request(path, model):
         p = req["previous_logits"]
         p = p if os.path.isabs(p) else os.path.join(base, p)
         prev = load_previous_logits(p, len(canvases), len(canvases[0]), V)
-    return prompt, canvases, slots, prev, bool(req.get("full_logits", True))
+    images = []
+    for im in req.get("images") or []:
+        p = im["rgb"] if os.path.isabs(im["rgb"]) else os.path.join(base, im["rgb"])
+        with open(p, "rb") as f:
+            rgb = f.read()
+        w, h = int(im["width"]), int(im["height"])
+        if len(rgb) != w * h * 3:
+            raise ValueError(f"{p}: {len(rgb)} bytes, expected width*height*3 = {w * h * 3}")
+        images.append((rgb, w, h))
+    return prompt, canvases, slots, prev, bool(req.get("full_logits", True)), images
 
 
 def write_outputs(arrays, out):
@@ -513,9 +651,9 @@ def slot_readout(model, hidden, slots):
     return lps, [float(a) for a in torch.argmax(z, dim=-1)]
 
 
-def run_reference(model, prompt, canvases, slots, prev, full_logits):
+def run_reference(model, prompt, canvases, slots, prev, full_logits, images=None):
     arrays = {}
-    cache = model.encode(prompt)
+    cache = model.encode(prompt, images)
     for li, (k, v) in enumerate(cache):
         arrays[f"enc_k_{li}"] = k.numpy()
         arrays[f"enc_v_{li}"] = v.numpy()
@@ -602,7 +740,7 @@ def main(argv=None):
         t0 = time.perf_counter()
         model = Model(args.model, dtype, args.embed_scale)
         load_ms = (time.perf_counter() - t0) * 1e3
-        prompt, canvases, slots, prev, full_logits = read_request(args.input, model)
+        prompt, canvases, slots, prev, full_logits, images = read_request(args.input, model)
         if prev is not None:
             prev = prev.to(dtype)
     except (OSError, ValueError, KeyError) as e:
@@ -624,7 +762,12 @@ def main(argv=None):
     if not args.output:
         print("error: --output is required unless --bench or --bench-generation", file=sys.stderr)
         return 2
-    write_outputs(run_reference(model, prompt, canvases, slots, prev, full_logits), args.output)
+    try:
+        arrays = run_reference(model, prompt, canvases, slots, prev, full_logits, images)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    write_outputs(arrays, args.output)
     print(f"router_margin {model.router_margin:.3g} embed_scale {model.embed_scale!r}", file=sys.stderr)
     return 0
 

@@ -46,6 +46,17 @@ struct ModelInfo {
     int canvas_length = 256;  // the served canvas length (config canvas_length)
     int max_context = 0;      // prompt + canvas tokens the engine accepts
     int64_t parameters = 0;
+    // Images (0 / false without a vision tower). image_tokens is the most soft tokens one image
+    // gives (the processor's max_soft_tokens, 280 on the real model); an image gives fewer when
+    // its aspect ratio leaves part of the patch budget unused: image_soft_tokens() says how many.
+    int image_tokens = 0;
+    TokenId boi_token_id = 255999, image_token_id = 258880, eoi_token_id = 258882;
+};
+
+// A decoded image: 8-bit RGB, row-major, width*height*3 bytes.
+struct ImageInput {
+    int width = 0, height = 0;
+    std::vector<uint8_t> rgb;
 };
 
 // One answer slot of a canvas row: the position inside the canvas and the allowed label ids.
@@ -61,8 +72,13 @@ struct CanvasRow {
 };
 
 struct SlotReadRequest {
-    std::vector<TokenId> prompt_ids;  // encoded once, shared by every row
+    // Encoded once, shared by every row. Each image of `images` is a run of image_token_id in
+    // the prompt, in order (the chat template writes boi, the run, eoi): as many ids as
+    // Engine::image_soft_tokens(image) says; the engine puts the image's projected soft tokens
+    // at those positions instead of token embeddings.
+    std::vector<TokenId> prompt_ids;
     std::vector<CanvasRow> rows;
+    std::vector<ImageInput> images;
 };
 
 struct SlotReadout {
@@ -83,6 +99,7 @@ struct SlotReadResult {
 
 struct GenerationRequest {
     std::vector<TokenId> prompt_ids;
+    std::vector<ImageInput> images;  // as SlotReadRequest::images
     int max_new_tokens = 256;
     uint64_t seed = 0;
     // 0 or empty: take the values from the model's generation_config.json. canvas_length 0:
@@ -130,6 +147,9 @@ public:
     virtual Result<GenerationResult> generate(const GenerationRequest& request,
                                               const GenerationProgress& progress,
                                               const CancelToken& cancel) = 0;
+    // Soft tokens (image-token ids to put in the prompt) of an image of this size. Errors: the
+    // model has no vision tower; the size is 0 or too thin to make one pooled patch.
+    virtual Result<int> image_soft_tokens(int width, int height) const = 0;
 };
 
 // Whether a CUDA device is usable in this process (false in CPU-only builds).

@@ -35,6 +35,7 @@
 #include "engine/result.h"
 #include "engine/tokenizer.h"
 #include "model/weights.h"
+#include "vision/image_preprocess.h"
 
 namespace engine::backend {
 
@@ -79,6 +80,14 @@ struct PositionReadout {
     float max_logit = 0;        // the soft-capped logit of `argmax`
 };
 
+// A prompt some of whose rows take given embeddings instead of their token embeddings (an
+// image's projected soft tokens at its image-token positions).
+struct PromptInput {
+    std::span<const TokenId> ids;
+    std::span<const int64_t> embed_at;  // ascending prompt indices
+    std::span<const float> embeds;      // [embed_at.size(), hidden] fp32
+};
+
 class ComputeBackend {
   public:
     virtual ~ComputeBackend() = default;
@@ -115,6 +124,26 @@ class ComputeBackend {
     }
     virtual bool fuses_encode_decode() const { return false; }
 
+    // encode() / encode_and_decode() of a prompt with embedding rows (PromptInput). Backends
+    // without them take only prompts that have none.
+    virtual Result<void> encode_prompt(KvCache& cache, const PromptInput& prompt,
+                                       const CancelToken& cancel) {
+        if (!prompt.embed_at.empty()) return no_embeddings();
+        return encode(cache, prompt.ids, cancel);
+    }
+    virtual Result<std::unique_ptr<DecodedCanvas>> encode_prompt_and_decode(
+        KvCache& cache, const PromptInput& prompt, const DecodeBatch& batch,
+        const CancelToken& cancel) {
+        if (!prompt.embed_at.empty()) return no_embeddings();
+        return encode_and_decode(cache, prompt.ids, batch, cancel);
+    }
+    // The vision tower and projector over one preprocessed image: [soft tokens, hidden] fp32.
+    // Errors: the model has no vision tower.
+    virtual Result<std::vector<float>> embed_image(const vision::PatchedImage& image) {
+        (void)image;
+        return bad_input(device_name() + ": this backend has no vision tower");
+    }
+
     // Full soft-capped logits of every position: out = [rows*width*vocab] fp32, row-major
     // (row, position, vocab). Used by generation.
     virtual Result<void> logits(const DecodedCanvas& canvas, std::vector<float>& out) = 0;
@@ -127,6 +156,11 @@ class ComputeBackend {
     // Debug/reference: one layer's cached K and V, each [length][kv_heads][head_dim] fp32.
     virtual Result<void> read_cache(const KvCache& cache, int layer, std::vector<float>& k,
                                     std::vector<float>& v) = 0;
+
+  private:
+    Error no_embeddings() const {
+        return engine_error(device_name() + ": this backend takes no prompt embeddings (images)");
+    }
 };
 
 // The CPU backend (OpenBLAS + a thread pool). threads <= 0: all hardware threads. `bound`

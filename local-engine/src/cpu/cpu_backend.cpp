@@ -12,7 +12,9 @@ Result<std::unique_ptr<ComputeBackend>> make_cpu_backend(
     if (!weights) return engine_error("CPU backend: no weights");
     auto ops = cpu::make_cpu_ops(weights, threads, bound);
     if (!ops) return cancelled();
-    auto model = std::make_unique<model::DiffusionGemma>(std::move(weights), std::move(ops));
+    // The vision tower runs on the CPU vision operators (ops/vision_ops.h).
+    auto model = std::make_unique<model::DiffusionGemma>(std::move(weights), std::move(ops),
+                                                         ops::make_cpu_vision_ops());
     return std::unique_ptr<ComputeBackend>(
         std::make_unique<model::ModelBackend<ComputeBackend>>(std::move(model)));
 }

@@ -11,6 +11,7 @@
 
 #include "cuda/cuda_ops.h"
 #include "cuda/cuda_util.h"
+#include "cuda/cuda_vision_ops.h"
 #include "cuda/device_weights.h"
 #include "model/diffusion_gemma.h"
 
@@ -34,7 +35,9 @@ Result<std::unique_ptr<CudaBackend>> open_backend(std::shared_ptr<const model::M
     auto ops = open_cuda_ops(w, synthetic, seed, kDefaultPassTokens);
     if (!ops) return ops.error();
     CudaOps* raw = ops->get();
-    auto model = std::make_unique<model::DiffusionGemma>(std::move(w), std::move(ops.value()));
+    // The vision tower runs on the CUDA vision operators (cuda/cuda_vision_ops.cpp).
+    auto model = std::make_unique<model::DiffusionGemma>(std::move(w), std::move(ops.value()),
+                                                         make_cuda_vision_ops());
     return std::unique_ptr<CudaBackend>(std::make_unique<CudaModelBackend>(std::move(model), raw));
 }
 

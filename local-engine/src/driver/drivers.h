@@ -13,9 +13,27 @@
 
 namespace engine::driver {
 
-// max_context: prompt + canvas tokens the model accepts.
+// A request's images placed in its prompt: the prompt indices of the image-token runs and the
+// images' soft tokens for them ([indices, hidden] fp32), for backend::PromptInput.
+struct PromptImages {
+    std::vector<int64_t> embed_at;
+    std::vector<float> embeds;
+};
+
+// Matches `images` to the runs of image_token_id in `prompt` (in order), preprocesses each
+// image (`processor`: the model's processor config, null without a vision tower) and runs the
+// vision tower on it. Errors: images for a model without a vision tower; a different number of
+// runs than images; a run whose length is not the image's soft-token count; a bad image.
+Result<PromptImages> place_images(backend::ComputeBackend& backend,
+                                  const vision::ImageProcessorConfig* processor,
+                                  std::span<const TokenId> prompt,
+                                  std::span<const ImageInput> images);
+
+// max_context: prompt + canvas tokens the model accepts. `images`: the request's images placed
+// by place_images (null: none).
 Result<SlotReadResult> read_slots(backend::ComputeBackend& backend, int max_context,
-                                  const SlotReadRequest& request, const CancelToken& cancel);
+                                  const SlotReadRequest& request, const CancelToken& cancel,
+                                  const PromptImages* images = nullptr);
 
 // One decoder pass of the denoising loop, as the debug observer of generate() sees it (the
 // views are valid during the call only).
@@ -36,6 +54,7 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
                                   const model::GenerationDefaults& defaults, int max_context,
                                   const Tokenizer& tokenizer, const GenerationRequest& request,
                                   const GenerationProgress& progress, const CancelToken& cancel,
-                                  const DenoisingObserver& observer = {});
+                                  const DenoisingObserver& observer = {},
+                                  const PromptImages* images = nullptr);
 
 }  // namespace engine::driver

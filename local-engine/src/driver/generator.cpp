@@ -84,7 +84,7 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
                                   const model::GenerationDefaults& defaults, int max_context,
                                   const Tokenizer& tokenizer, const GenerationRequest& request,
                                   const GenerationProgress& progress, const CancelToken& cancel,
-                                  const DenoisingObserver& observer) {
+                                  const DenoisingObserver& observer, const PromptImages* images) {
     const auto t_start = std::chrono::steady_clock::now();
     const model::ModelConfig& c = backend.config();
     const int64_t V = c.vocab_size;
@@ -117,7 +117,12 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
     auto cache = backend.create_cache(P + (canvases - 1) * W);
     if (!cache) return cache.error();
     auto t0 = std::chrono::steady_clock::now();
-    if (auto r = backend.encode(**cache, request.prompt_ids, cancel); !r) return r.error();
+    backend::PromptInput prompt{request.prompt_ids, {}, {}};
+    if (images) {
+        prompt.embed_at = images->embed_at;
+        prompt.embeds = images->embeds;
+    }
+    if (auto r = backend.encode_prompt(**cache, prompt, cancel); !r) return r.error();
     result.encode_ms += ms_since(t0);
 
     Rng rng(request.seed);

@@ -17,7 +17,8 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 }  // namespace
 
 Result<SlotReadResult> read_slots(backend::ComputeBackend& backend, int max_context,
-                                  const SlotReadRequest& request, const CancelToken& cancel) {
+                                  const SlotReadRequest& request, const CancelToken& cancel,
+                                  const PromptImages* images) {
     const int vocab = backend.config().vocab_size;
     if (request.rows.empty()) return bad_input("slot read: the request has no canvas rows");
     const size_t width = request.rows.front().ids.size();
@@ -82,14 +83,19 @@ Result<SlotReadResult> read_slots(backend::ComputeBackend& backend, int max_cont
     batch.rows = unique_rows;
     batch.width = static_cast<int>(width);
     batch.ids = ids;
+    backend::PromptInput prompt{request.prompt_ids, {}, {}};
+    if (images) {
+        prompt.embed_at = images->embed_at;
+        prompt.embeds = images->embeds;
+    }
     Result<std::unique_ptr<backend::DecodedCanvas>> decoded = engine_error("no decoder pass");
     if (backend.fuses_encode_decode()) {
         // One sweep over the weights for prompt and rows: the encode time is inside decode_ms.
-        decoded = backend.encode_and_decode(**cache, request.prompt_ids, batch, cancel);
+        decoded = backend.encode_prompt_and_decode(**cache, prompt, batch, cancel);
         if (!decoded) return decoded.error();
         result.timings.decode_ms = ms_since(t0);
     } else {
-        if (auto r = backend.encode(**cache, request.prompt_ids, cancel); !r) return r.error();
+        if (auto r = backend.encode_prompt(**cache, prompt, cancel); !r) return r.error();
         result.timings.encode_ms = ms_since(t0);
         t0 = std::chrono::steady_clock::now();
         decoded = backend.decode(**cache, batch, cancel);

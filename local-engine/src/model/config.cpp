@@ -126,6 +126,58 @@ RopeConfig read_rope(const json& obj, const std::string& source, const std::stri
     return r;
 }
 
+// vision_config (Gemma4VisionConfig); null or absent leaves `present` false.
+Result<VisionConfig> read_vision(const json& root, const std::string& source) {
+    VisionConfig v;
+    if (!root.contains("vision_config") || root["vision_config"].is_null()) return v;
+    const json& o = root["vision_config"];
+    if (!o.is_object())
+        return bad_input(source + ": field vision_config must be an object or null");
+    FieldReader f(o, source, "vision_config.");
+    v.present = true;
+    v.hidden_size = f.integer("hidden_size", 768, false);
+    v.intermediate_size = f.integer("intermediate_size", 3072, false);
+    v.num_layers = f.integer("num_hidden_layers", 16, false);
+    v.num_heads = f.integer("num_attention_heads", 12, false);
+    v.num_kv_heads = f.integer("num_key_value_heads", v.num_heads, false);
+    v.head_dim = f.integer("head_dim", 64, false);
+    v.patch_size = f.integer("patch_size", 16, false);
+    v.pooling_kernel_size = f.integer("pooling_kernel_size", 3, false);
+    v.position_embedding_size = f.integer("position_embedding_size", 10240, false);
+    v.default_output_length = f.integer("default_output_length", 280, false);
+    v.rms_norm_eps = f.number("rms_norm_eps", 1e-6);
+    v.standardize = f.boolean("standardize", false);
+    const std::string act = f.string("hidden_activation", "gelu_pytorch_tanh");
+    const bool clipped = f.boolean("use_clipped_linears", false);
+    if (!f.error().empty()) return bad_input(f.error());
+    if (act != "gelu_pytorch_tanh" && act != "gelu_tanh")
+        return bad_input(source + ": field vision_config.hidden_activation is \"" + act +
+                         "\" (expected \"gelu_pytorch_tanh\")");
+    if (clipped)
+        return bad_input(source +
+                         ": field vision_config.use_clipped_linears is true (only false is "
+                         "supported)");
+    if (v.num_heads % v.num_kv_heads != 0)
+        return bad_input(source + ": field vision_config.num_attention_heads (" +
+                         std::to_string(v.num_heads) +
+                         ") must be a multiple of num_key_value_heads");
+    // 2-D RoPE splits each head into an x half and a y half, each rotated NeoX-style.
+    if (v.head_dim % 4 != 0)
+        return bad_input(source + ": field vision_config.head_dim (" + std::to_string(v.head_dim) +
+                         ") must be a multiple of 4 (two rotated halves)");
+    if (o.contains("rope_parameters") && o["rope_parameters"].is_object()) {
+        std::string error;
+        const RopeConfig r =
+            read_rope(o["rope_parameters"], source, "vision_config.rope_parameters.", error);
+        if (!error.empty()) return bad_input(error);
+        if (r.rope_type != "default")
+            return bad_input(source + ": field vision_config.rope_parameters.rope_type is \"" +
+                             r.rope_type + "\" (expected \"default\")");
+        v.rope_theta = r.theta;
+    }
+    return v;
+}
+
 }  // namespace
 
 std::vector<float> ModelConfig::inv_freq(int layer) const {
@@ -170,7 +222,13 @@ Result<ModelConfig> parse_config(const std::string& text, const std::string& sou
     c.canvas_length = top.integer("canvas_length", 256, false);
     c.eos_token_ids = top.ids("eos_token_id");
     c.tie_word_embeddings = top.boolean("tie_word_embeddings", true);
+    c.boi_token_id = static_cast<TokenId>(top.integer("boi_token_id", 255999, false, 0));
+    c.image_token_id = static_cast<TokenId>(top.integer("image_token_id", 258880, false, 0));
+    c.eoi_token_id = static_cast<TokenId>(top.integer("eoi_token_id", 258882, false, 0));
     if (!top.error().empty()) return bad_input(top.error());
+    auto vision = read_vision(root, source);
+    if (!vision) return vision.error();
+    c.vision = vision.value();
     if (!root.contains("text_config") || !root["text_config"].is_object())
         return bad_input(source + ": field text_config is missing (expected an object)");
 

@@ -23,6 +23,26 @@ struct RopeConfig {
     double factor = 1.0;  // "factor": divides every inverse frequency (1 when absent)
 };
 
+// vision_config: the Gemma 4 vision tower DiffusionGemma reuses (transformers
+// configuration_gemma4.py Gemma4VisionConfig; defaults there are Gemma 4 E2B's, so the fields the
+// 26B-A4B checkpoint sets are read, not assumed). Absent (null) for a text-only model.
+struct VisionConfig {
+    bool present = false;
+    int hidden_size = 0;
+    int intermediate_size = 0;
+    int num_layers = 0;
+    int num_heads = 0;
+    int num_kv_heads = 0;
+    int head_dim = 0;
+    int patch_size = 16;
+    int pooling_kernel_size = 3;
+    int position_embedding_size = 10240;
+    int default_output_length = 280;  // soft tokens per image at most (max_soft_tokens)
+    double rms_norm_eps = 1e-6;
+    double rope_theta = 100.0;  // rope_parameters.rope_theta ("default" RoPE only)
+    bool standardize = false;   // std_bias / std_scale after the pooler
+};
+
 struct ModelConfig {
     // Top level of config.json.
     std::string model_type;  // "diffusion_gemma"
@@ -30,6 +50,10 @@ struct ModelConfig {
     int canvas_length = 256;
     std::vector<TokenId> eos_token_ids;
     bool tie_word_embeddings = true;
+    // Image placeholders (DiffusionGemmaConfig defaults; the chat template wraps each image's
+    // soft tokens as boi, image x N, eoi).
+    TokenId boi_token_id = 255999, image_token_id = 258880, eoi_token_id = 258882;
+    VisionConfig vision;
 
     // text_config.
     int vocab_size = 0;

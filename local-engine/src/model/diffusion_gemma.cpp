@@ -23,8 +23,11 @@ using ops::Norm;
 using ops::Rows;
 
 DiffusionGemma::DiffusionGemma(std::shared_ptr<const ModelWeights> weights,
-                               std::unique_ptr<ops::Ops> ops)
+                               std::unique_ptr<ops::Ops> ops,
+                               std::unique_ptr<ops::VisionOps> vision_ops)
     : weights_(std::move(weights)), ops_(std::move(ops)) {
+    if (weights_->config.vision.present && vision_ops)
+        vision_ = std::make_unique<VisionTower>(weights_, std::move(vision_ops));
     const ModelConfig& c = weights_->config;
     // The reference multiplies by sqrt(hidden) cast to the embedding dtype (53.0 for 2816 in
     // bf16), and rounds the self-conditioning probabilities to that dtype before the product.
@@ -72,15 +75,44 @@ Result<void> DiffusionGemma::check_batch(const DecodeBatch& batch) const {
     return check_ids(batch.ids);
 }
 
-Result<void> DiffusionGemma::encode(backend::KvCache& cache_base, std::span<const TokenId> ids,
-                                    const CancelToken& cancel) {
-    auto& cache = static_cast<ops::KvCacheState&>(cache_base);
-    DG_TRY(check_room(cache, ids.size()));
-    DG_TRY(check_ids(ids));
-    const size_t T = static_cast<size_t>(ops_->max_pass_tokens());
-    for (size_t done = 0; done < ids.size(); done += T)
-        DG_TRY(run_pass(cache, ids.subspan(done, std::min(T, ids.size() - done)), {}, cancel));
+Result<void> DiffusionGemma::check_prompt(const backend::PromptInput& prompt) const {
+    DG_TRY(check_ids(prompt.ids));
+    const size_t H = static_cast<size_t>(weights_->config.hidden_size);
+    if (prompt.embeds.size() != prompt.embed_at.size() * H)
+        return bad_input("prompt embeddings: " + std::to_string(prompt.embeds.size()) +
+                         " values for " + std::to_string(prompt.embed_at.size()) +
+                         " rows of hidden size " + std::to_string(H));
+    for (size_t i = 0; i < prompt.embed_at.size(); ++i)
+        if (prompt.embed_at[i] < 0 ||
+            static_cast<size_t>(prompt.embed_at[i]) >= prompt.ids.size() ||
+            (i > 0 && prompt.embed_at[i] <= prompt.embed_at[i - 1]))
+            return bad_input("prompt embeddings: row index " + std::to_string(prompt.embed_at[i]) +
+                             " is outside the prompt or out of order");
     return {};
+}
+
+Result<void> DiffusionGemma::encode(backend::KvCache& cache, std::span<const TokenId> ids,
+                                    const CancelToken& cancel) {
+    return encode_prompt(cache, backend::PromptInput{ids, {}, {}}, cancel);
+}
+
+Result<void> DiffusionGemma::encode_prompt(backend::KvCache& cache_base,
+                                           const backend::PromptInput& prompt,
+                                           const CancelToken& cancel) {
+    auto& cache = static_cast<ops::KvCacheState&>(cache_base);
+    const size_t n = prompt.ids.size();
+    DG_TRY(check_room(cache, n));
+    DG_TRY(check_prompt(prompt));
+    const size_t T = static_cast<size_t>(ops_->max_pass_tokens());
+    for (size_t done = 0; done < n; done += T)
+        DG_TRY(run_pass(cache, prompt, done, std::min(T, n - done), {}, cancel));
+    return {};
+}
+
+Result<std::vector<float>> DiffusionGemma::embed_image(const vision::PatchedImage& image) {
+    if (!vision_)
+        return bad_input("the model has no vision tower (config.json vision_config is null)");
+    return vision_->embed(image);
 }
 
 Result<std::unique_ptr<backend::DecodedCanvas>> DiffusionGemma::decode(
@@ -88,26 +120,32 @@ Result<std::unique_ptr<backend::DecodedCanvas>> DiffusionGemma::decode(
     // A decode never writes the cache: a pass only appends its prompt rows, and here it has none.
     auto& cache = const_cast<ops::KvCacheState&>(static_cast<const ops::KvCacheState&>(cache_base));
     if (cache.broken_) return engine_error("KV cache was left incomplete by a cancelled pass");
-    return decode_rows(cache, {}, batch, cancel);
+    return decode_rows(cache, backend::PromptInput{}, batch, cancel);
 }
 
 Result<std::unique_ptr<backend::DecodedCanvas>> DiffusionGemma::encode_and_decode(
-    backend::KvCache& cache_base, std::span<const TokenId> prompt_ids, const DecodeBatch& batch,
+    backend::KvCache& cache, std::span<const TokenId> prompt_ids, const DecodeBatch& batch,
+    const CancelToken& cancel) {
+    return encode_prompt_and_decode(cache, backend::PromptInput{prompt_ids, {}, {}}, batch, cancel);
+}
+
+Result<std::unique_ptr<backend::DecodedCanvas>> DiffusionGemma::encode_prompt_and_decode(
+    backend::KvCache& cache_base, const backend::PromptInput& prompt, const DecodeBatch& batch,
     const CancelToken& cancel) {
     auto& cache = static_cast<ops::KvCacheState&>(cache_base);
     const int64_t tokens =
-        static_cast<int64_t>(prompt_ids.size()) + static_cast<int64_t>(batch.rows) * batch.width;
+        static_cast<int64_t>(prompt.ids.size()) + static_cast<int64_t>(batch.rows) * batch.width;
     if (!ops_->fuses_passes() || tokens > ops_->max_pass_tokens()) {
-        DG_TRY(encode(cache, prompt_ids, cancel));
+        DG_TRY(encode_prompt(cache, prompt, cancel));
         return decode(cache, batch, cancel);
     }
-    DG_TRY(check_room(cache, prompt_ids.size()));
-    DG_TRY(check_ids(prompt_ids));
-    return decode_rows(cache, prompt_ids, batch, cancel);
+    DG_TRY(check_room(cache, prompt.ids.size()));
+    DG_TRY(check_prompt(prompt));
+    return decode_rows(cache, prompt, batch, cancel);
 }
 
 Result<std::unique_ptr<backend::DecodedCanvas>> DiffusionGemma::decode_rows(
-    ops::KvCacheState& cache, std::span<const TokenId> prompt, const DecodeBatch& batch,
+    ops::KvCacheState& cache, const backend::PromptInput& prompt, const DecodeBatch& batch,
     const CancelToken& cancel) {
     DG_TRY(check_batch(batch));
     auto canvas = ops_->create_canvas(batch.rows, batch.width);
@@ -116,28 +154,32 @@ Result<std::unique_ptr<backend::DecodedCanvas>> DiffusionGemma::decode_rows(
     (*canvas)->width_ = batch.width;
     const int64_t T = ops_->max_pass_tokens();
     for (int r0 = 0; r0 < batch.rows;) {
-        const int64_t room = T - (r0 == 0 ? static_cast<int64_t>(prompt.size()) : 0);
+        const int64_t room = T - (r0 == 0 ? static_cast<int64_t>(prompt.ids.size()) : 0);
         const int rows = static_cast<int>(std::min<int64_t>(room / batch.width, batch.rows - r0));
         CanvasPart part{&batch, r0, rows, canvas->get()};
-        DG_TRY(run_pass(cache, r0 == 0 ? prompt : std::span<const TokenId>{}, part, cancel));
+        DG_TRY(run_pass(cache, prompt, 0, r0 == 0 ? prompt.ids.size() : 0, part, cancel));
         r0 += rows;
     }
     return std::unique_ptr<backend::DecodedCanvas>(std::move(canvas.value()));
 }
 
-Result<void> DiffusionGemma::run_pass(ops::KvCacheState& cache, std::span<const TokenId> prompt,
-                                      const CanvasPart& canvas, const CancelToken& cancel) {
+Result<void> DiffusionGemma::run_pass(ops::KvCacheState& cache, const backend::PromptInput& prompt,
+                                      size_t first, size_t count, const CanvasPart& canvas,
+                                      const CancelToken& cancel) {
     const ModelConfig& c = weights_->config;
     ops::PassShape shape;
     shape.start = cache.length_;
-    shape.prompt = static_cast<int>(prompt.size());
+    shape.prompt = static_cast<int>(count);
     shape.rows = canvas.rows;
     shape.width = canvas.batch ? canvas.batch->width : 0;
     const int64_t n = shape.prompt, nc = shape.canvas_tokens(), N = shape.tokens();
     if (N == 0) return {};
     DG_TRY(ops_->begin_pass(shape));
 
-    if (n > 0) ops_->embed(prompt, embed_scale_, {Act::x, 0, n});
+    if (n > 0) {
+        ops_->embed(prompt.ids.subspan(first, count), embed_scale_, {Act::x, 0, n});
+        DG_TRY(place_embeddings(prompt, first, count));
+    }
     if (nc > 0) DG_TRY(canvas_input(shape, canvas));
 
     for (int l = 0; l < c.num_layers; ++l) {
@@ -153,6 +195,25 @@ Result<void> DiffusionGemma::run_pass(ops::KvCacheState& cache, std::span<const 
                            static_cast<int64_t>(canvas.first_row) * shape.width);
     DG_TRY(ops_->end_pass());
     cache.length_ += shape.prompt;
+    return {};
+}
+
+Result<void> DiffusionGemma::place_embeddings(const backend::PromptInput& prompt, size_t first,
+                                              size_t count) {
+    // Runs of consecutive rows (an image's soft tokens) go up in one copy each.
+    const size_t H = static_cast<size_t>(weights_->config.hidden_size);
+    const auto& at = prompt.embed_at;
+    size_t i = static_cast<size_t>(
+        std::lower_bound(at.begin(), at.end(), static_cast<int64_t>(first)) - at.begin());
+    while (i < at.size() && static_cast<size_t>(at[i]) < first + count) {
+        size_t j = i + 1;
+        while (j < at.size() && at[j] == at[j - 1] + 1 &&
+               static_cast<size_t>(at[j]) < first + count)
+            ++j;
+        const Rows dst{Act::x, at[i] - static_cast<int64_t>(first), static_cast<int64_t>(j - i)};
+        DG_TRY(ops_->upload(dst, prompt.embeds.subspan(i * H, (j - i) * H)));
+        i = j;
+    }
     return {};
 }
 

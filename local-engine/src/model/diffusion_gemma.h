@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/compute_backend.h"
+#include "model/vision_tower.h"
 #include "model/weights.h"
 #include "ops/ops.h"
 
@@ -17,7 +18,9 @@ namespace engine::model {
 
 class DiffusionGemma {
   public:
-    DiffusionGemma(std::shared_ptr<const ModelWeights> weights, std::unique_ptr<ops::Ops> ops);
+    // `vision_ops` runs the vision tower when the model has one (config vision_config).
+    DiffusionGemma(std::shared_ptr<const ModelWeights> weights, std::unique_ptr<ops::Ops> ops,
+                   std::unique_ptr<ops::VisionOps> vision_ops = nullptr);
 
     const ModelWeights& weights() const { return *weights_; }
     ops::Ops& ops() { return *ops_; }
@@ -34,6 +37,13 @@ class DiffusionGemma {
     Result<std::unique_ptr<backend::DecodedCanvas>> encode_and_decode(
         backend::KvCache& cache, std::span<const TokenId> prompt_ids,
         const backend::DecodeBatch& batch, const CancelToken& cancel);
+    // The same with embedding rows in the prompt (images' soft tokens).
+    Result<void> encode_prompt(backend::KvCache& cache, const backend::PromptInput& prompt,
+                               const CancelToken& cancel);
+    Result<std::unique_ptr<backend::DecodedCanvas>> encode_prompt_and_decode(
+        backend::KvCache& cache, const backend::PromptInput& prompt,
+        const backend::DecodeBatch& batch, const CancelToken& cancel);
+    Result<std::vector<float>> embed_image(const vision::PatchedImage& image);
     Result<void> logits(const backend::DecodedCanvas& canvas, std::vector<float>& out);
     Result<std::vector<backend::PositionReadout>> read_positions(
         const backend::DecodedCanvas& canvas, std::span<const backend::PositionQuery> queries);
@@ -50,14 +60,19 @@ class DiffusionGemma {
     Result<void> check_ids(std::span<const TokenId> ids) const;
     Result<void> check_batch(const backend::DecodeBatch& batch) const;
     Result<void> check_room(const ops::KvCacheState& cache, size_t more) const;
+    Result<void> check_prompt(const backend::PromptInput& prompt) const;
     // Decoder rows in passes the device can hold; the first pass also carries `prompt`.
     Result<std::unique_ptr<backend::DecodedCanvas>> decode_rows(ops::KvCacheState& cache,
-                                                                std::span<const TokenId> prompt,
+                                                                const backend::PromptInput& prompt,
                                                                 const backend::DecodeBatch& batch,
                                                                 const CancelToken& cancel);
-    // One pass: the prompt rows (causal, appended to the cache), then the canvas rows.
-    Result<void> run_pass(ops::KvCacheState& cache, std::span<const TokenId> prompt,
-                          const CanvasPart& canvas, const CancelToken& cancel);
+    // One pass: prompt rows [first, first + count) (causal, appended to the cache), then the
+    // canvas rows.
+    Result<void> run_pass(ops::KvCacheState& cache, const backend::PromptInput& prompt,
+                          size_t first, size_t count, const CanvasPart& canvas,
+                          const CancelToken& cancel);
+    // Overwrites the embedded prompt rows of this pass that PromptInput gives embeddings for.
+    Result<void> place_embeddings(const backend::PromptInput& prompt, size_t first, size_t count);
     // The decoder input: rmsnorm_noweight(embed(ids) * scale + self_conditioning(logits)).
     Result<void> canvas_input(const ops::PassShape& shape, const CanvasPart& canvas);
     // One layer over every row of the pass (MODEL-SPEC section 3).
@@ -65,7 +80,8 @@ class DiffusionGemma {
 
     std::shared_ptr<const ModelWeights> weights_;
     std::unique_ptr<ops::Ops> ops_;
-    float embed_scale_ = 1.0f;  // sqrt(hidden), rounded to bf16 with bf16 embeddings
+    std::unique_ptr<VisionTower> vision_;  // null without a vision tower
+    float embed_scale_ = 1.0f;             // sqrt(hidden), rounded to bf16 with bf16 embeddings
     bool round_probs_bf16_ = false;
 };
 
@@ -95,6 +111,18 @@ class ModelBackend : public Base {
         return model_->encode_and_decode(cache, prompt_ids, batch, cancel);
     }
     bool fuses_encode_decode() const override { return model_->ops().fuses_passes(); }
+    Result<void> encode_prompt(backend::KvCache& cache, const backend::PromptInput& prompt,
+                               const CancelToken& cancel) override {
+        return model_->encode_prompt(cache, prompt, cancel);
+    }
+    Result<std::unique_ptr<backend::DecodedCanvas>> encode_prompt_and_decode(
+        backend::KvCache& cache, const backend::PromptInput& prompt,
+        const backend::DecodeBatch& batch, const CancelToken& cancel) override {
+        return model_->encode_prompt_and_decode(cache, prompt, batch, cancel);
+    }
+    Result<std::vector<float>> embed_image(const vision::PatchedImage& image) override {
+        return model_->embed_image(image);
+    }
     Result<void> logits(const backend::DecodedCanvas& canvas, std::vector<float>& out) override {
         return model_->logits(canvas, out);
     }

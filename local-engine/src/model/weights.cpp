@@ -73,6 +73,42 @@ class TensorBinder {
     std::set<std::string> used_;
 };
 
+// The vision tower's tensors (names as transformers' Gemma4VisionModel and
+// DiffusionGemmaMultimodalEmbedder register them under DiffusionGemmaEncoderModel).
+void bind_vision(TensorBinder& b, const ModelConfig& c, VisionWeights& v) {
+    const VisionConfig& vc = c.vision;
+    const int64_t VH = vc.hidden_size, VI = vc.intermediate_size, hd = vc.head_dim;
+    const int64_t P = vc.patch_size;
+    const std::string t = "model.encoder.vision_tower.";
+    v.patch_input_proj = b.take(t + "patch_embedder.input_proj.weight", {VH, 3 * P * P});
+    v.position_embedding =
+        b.take(t + "patch_embedder.position_embedding_table", {2, vc.position_embedding_size, VH});
+    v.layers.resize(static_cast<size_t>(vc.num_layers));
+    for (int l = 0; l < vc.num_layers; ++l) {
+        VisionLayerWeights& L = v.layers[static_cast<size_t>(l)];
+        const std::string p = t + "encoder.layers." + std::to_string(l) + ".";
+        L.input_layernorm = b.take(p + "input_layernorm.weight", {VH});
+        L.post_attention_layernorm = b.take(p + "post_attention_layernorm.weight", {VH});
+        L.pre_feedforward_layernorm = b.take(p + "pre_feedforward_layernorm.weight", {VH});
+        L.post_feedforward_layernorm = b.take(p + "post_feedforward_layernorm.weight", {VH});
+        L.q_proj = b.take(p + "self_attn.q_proj.linear.weight", {vc.num_heads * hd, VH});
+        L.k_proj = b.take(p + "self_attn.k_proj.linear.weight", {vc.num_kv_heads * hd, VH});
+        L.v_proj = b.take(p + "self_attn.v_proj.linear.weight", {vc.num_kv_heads * hd, VH});
+        L.o_proj = b.take(p + "self_attn.o_proj.linear.weight", {VH, vc.num_heads * hd});
+        L.q_norm = b.take(p + "self_attn.q_norm.weight", {hd});
+        L.k_norm = b.take(p + "self_attn.k_norm.weight", {hd});
+        L.mlp_gate = b.take(p + "mlp.gate_proj.linear.weight", {VI, VH});
+        L.mlp_up = b.take(p + "mlp.up_proj.linear.weight", {VI, VH});
+        L.mlp_down = b.take(p + "mlp.down_proj.linear.weight", {VH, VI});
+    }
+    if (vc.standardize) {
+        v.std_bias = b.take(t + "std_bias", {VH});
+        v.std_scale = b.take(t + "std_scale", {VH});
+    }
+    v.embedding_projection =
+        b.take("model.encoder.embed_vision.embedding_projection.weight", {c.hidden_size, VH});
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const ModelWeights>> load_model_weights(const std::filesystem::path& dir) {
@@ -141,6 +177,8 @@ Result<std::shared_ptr<const ModelWeights>> load_model_weights(const std::filesy
             b.scalar("model.encoder.language_model.layers." + std::to_string(l) + ".layer_scalar");
         if (!b.error().empty()) break;
     }
+    if (!b.error().empty()) return bad_input(b.error());
+    if (c.vision.present) bind_vision(b, c, w->vision);
     if (!b.error().empty()) return bad_input(b.error());
 
     // A v_proj on a K=V layer means config.json and the tensors disagree.

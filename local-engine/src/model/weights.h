@@ -43,6 +43,27 @@ struct SelfConditioningWeights {
     TensorView down_proj;           // [hidden, inter]
 };
 
+// The vision tower (transformers Gemma4VisionModel under model.encoder.vision_tower.) and the
+// projector into the text embedding space (model.encoder.embed_vision.). Linear layers are
+// Gemma4ClippableLinear modules, so their weights sit under `.linear.weight`.
+struct VisionLayerWeights {
+    TensorView input_layernorm, post_attention_layernorm;  // [vh]
+    TensorView pre_feedforward_layernorm, post_feedforward_layernorm;
+    TensorView q_proj, k_proj, v_proj;  // [heads*hd | kv*hd, vh]
+    TensorView o_proj;                  // [vh, heads*hd]
+    TensorView q_norm, k_norm;          // [hd]
+    TensorView mlp_gate, mlp_up;        // [vi, vh]
+    TensorView mlp_down;                // [vh, vi]
+};
+
+struct VisionWeights {
+    TensorView patch_input_proj;    // [vh, 3*patch*patch], input = patch pixels (row, col, rgb)
+    TensorView position_embedding;  // [2, position_embedding_size, vh]: x table, y table
+    std::vector<VisionLayerWeights> layers;
+    TensorView std_bias, std_scale;   // [vh], when vision_config.standardize
+    TensorView embedding_projection;  // [text hidden, vh] (embed_vision)
+};
+
 struct ModelWeights {
     ModelConfig config;
     std::filesystem::path dir;
@@ -51,6 +72,7 @@ struct ModelWeights {
     TensorView final_norm;    // [hidden]
     SelfConditioningWeights self_conditioning;
     std::vector<LayerWeights> layers;
+    VisionWeights vision;         // empty unless config.vision.present
     int64_t parameter_count = 0;  // distinct text parameters (tied tensors once)
 };
 

@@ -97,6 +97,10 @@ class TensorSet {
         for (float& v : t.values) v = value;
     }
     const std::map<std::string, PendingTensor>& tensors() const { return tensors_; }
+    // Takes another set's tensors (drawn from its own stream).
+    void merge(TensorSet&& other) {
+        for (auto& [name, t] : other.tensors_) tensors_[name] = std::move(t);
+    }
     int64_t parameters(const std::string& skip_prefix) const {
         int64_t n = 0;
         for (const auto& [name, t] : tensors_)
@@ -116,6 +120,49 @@ class TensorSet {
     Rng rng_;
     std::map<std::string, PendingTensor> tensors_;
 };
+
+// The tiny vision tower: Gemma 4's encoder structure (transformers Gemma4VisionModel) at small
+// sizes. 24x24 images fit its budget exactly (6x6 patches of 4 pixels, pooled 2x2 into 9 soft
+// tokens); other aspect ratios give fewer.
+struct VisionPreset {
+    int hidden = 32, layers = 2, heads = 2, kv_heads = 2, head_dim = 16, intermediate = 64;
+    int patch = 4, pooling = 2, position_table = 64, soft_tokens = 9;
+};
+
+// Drawn from a stream of its own, so the text weights stay what they were for the same seed.
+TensorSet vision_tensors(uint64_t seed, const VisionPreset& v, int64_t text_hidden) {
+    TensorSet ts(seed ^ 0x5649534f4e000000ull);  // "VISON"
+    const int64_t H = v.hidden, I = v.intermediate, hd = v.head_dim;
+    const double w_in = 1.0 / std::sqrt(static_cast<double>(H));
+    const std::string t = "model.encoder.vision_tower.";
+    ts.normal(t + "patch_embedder.input_proj.weight", {H, 3 * v.patch * v.patch},
+              1.0 / std::sqrt(3.0 * v.patch * v.patch));
+    ts.normal(t + "patch_embedder.position_embedding_table", {2, v.position_table, H}, 0.5);
+    for (int l = 0; l < v.layers; ++l) {
+        const std::string x = t + "encoder.layers." + std::to_string(l) + ".";
+        for (const char* norm : {"input_layernorm", "pre_feedforward_layernorm"})
+            ts.uniform(x + norm + ".weight", {H}, 0.8, 1.2);
+        for (const char* norm : {"post_attention_layernorm", "post_feedforward_layernorm"})
+            ts.uniform(x + norm + ".weight", {H}, 0.3, 0.7);
+        ts.normal(x + "self_attn.q_proj.linear.weight", {v.heads * hd, H}, w_in);
+        ts.normal(x + "self_attn.k_proj.linear.weight", {v.kv_heads * hd, H}, w_in);
+        ts.normal(x + "self_attn.v_proj.linear.weight", {v.kv_heads * hd, H}, w_in);
+        ts.normal(x + "self_attn.o_proj.linear.weight", {H, v.heads * hd},
+                  1.0 / std::sqrt(static_cast<double>(v.heads * hd)));
+        ts.uniform(x + "self_attn.q_norm.weight", {hd}, 0.4, 0.8);
+        ts.uniform(x + "self_attn.k_norm.weight", {hd}, 0.4, 0.8);
+        ts.normal(x + "mlp.gate_proj.linear.weight", {I, H}, w_in);
+        ts.normal(x + "mlp.up_proj.linear.weight", {I, H}, w_in);
+        ts.normal(x + "mlp.down_proj.linear.weight", {H, I},
+                  1.0 / std::sqrt(static_cast<double>(I)));
+    }
+    ts.normal(t + "std_bias", {H}, 1.0);
+    ts.uniform(t + "std_scale", {H}, 0.5, 1.5);
+    // Projected soft tokens of about the token embeddings' scale after the text embed scale.
+    ts.normal("model.encoder.embed_vision.embedding_projection.weight", {text_hidden, H},
+              3.0 / std::sqrt(static_cast<double>(H)));
+    return ts;
+}
 
 // Writes `bytes` producers to path via a temporary file in the same folder, then renames.
 Result<void> write_atomically(const std::filesystem::path& path,
@@ -217,6 +264,11 @@ Result<TinyModelSummary> write_tiny_model(const TinyModelOptions& options) {
                    {1}, 0.7, 0.8);
     }
 
+    // The vision tower in the tiny preset (the small benchmark preset stays text-only).
+    const bool with_vision = options.preset == "tiny";
+    const VisionPreset vp;
+    if (with_vision) ts.merge(vision_tensors(options.seed, vp, H));
+
     // model.safetensors: sorted names, data in that order, header padded to 8 bytes.
     const bool bf16 = options.dtype == "bf16";
     const size_t elem = bf16 ? 2 : 4;
@@ -307,6 +359,24 @@ Result<TinyModelSummary> write_tiny_model(const TinyModelOptions& options) {
                    {"dtype", bf16 ? "bfloat16" : "float32"},
                    {"text_config", text},
                    {"vision_config", nullptr}};
+    if (with_vision)
+        config["vision_config"] = {
+            {"model_type", "gemma4_vision"},
+            {"hidden_size", vp.hidden},
+            {"intermediate_size", vp.intermediate},
+            {"num_hidden_layers", vp.layers},
+            {"num_attention_heads", vp.heads},
+            {"num_key_value_heads", vp.kv_heads},
+            {"head_dim", vp.head_dim},
+            {"hidden_activation", "gelu_pytorch_tanh"},
+            {"patch_size", vp.patch},
+            {"pooling_kernel_size", vp.pooling},
+            {"position_embedding_size", vp.position_table},
+            {"default_output_length", vp.soft_tokens},
+            {"rms_norm_eps", 1e-6},
+            {"standardize", true},
+            {"use_clipped_linears", false},
+            {"rope_parameters", {{"rope_type", "default"}, {"rope_theta", 100.0}}}};
     if (auto r = write_json(options.out_dir / "config.json", config); !r) return r.error();
 
     json gen = {
@@ -320,6 +390,24 @@ Result<TinyModelSummary> write_tiny_model(const TinyModelOptions& options) {
         {"eos_token_id", {1, 106, 50}},
         {"pad_token_id", 0}};
     if (auto r = write_json(options.out_dir / "generation_config.json", gen); !r) return r.error();
+    if (with_vision) {
+        // Gemma4ImageProcessor's fields; max_soft_tokens is the tiny tower's 9 (transformers
+        // itself accepts only 70, 140, 280, 560 or 1120).
+        json pre = {{"image_processor_type", "Gemma4ImageProcessor"},
+                    {"patch_size", vp.patch},
+                    {"max_soft_tokens", vp.soft_tokens},
+                    {"pooling_kernel_size", vp.pooling},
+                    {"do_resize", true},
+                    {"resample", 3},
+                    {"do_rescale", true},
+                    {"rescale_factor", 1.0 / 255.0},
+                    {"do_normalize", false},
+                    {"image_mean", {0.0, 0.0, 0.0}},
+                    {"image_std", {1.0, 1.0, 1.0}},
+                    {"do_convert_rgb", true}};
+        if (auto r = write_json(options.out_dir / "preprocessor_config.json", pre); !r)
+            return r.error();
+    }
 
     if (!options.tokenizer_json.empty()) {
         std::ifstream in(options.tokenizer_json, std::ios::binary);
