@@ -25,7 +25,7 @@ step() { echo; echo "=== $* ==="; }
 
 step "build"
 if cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDS_WERROR=OFF >"$OUT/configure.log" 2>&1 &&
-   cmake --build "$BUILD" -j16 --target dgem_engine engine_tst_cuda_backend engine_tst_cuda_ops bench-cuda_decide dgem >"$OUT/build.log" 2>&1; then
+   cmake --build "$BUILD" -j16 --target dgem_engine engine_tst_cuda_backend engine_tst_cuda_ops engine_tst_cuda_vision_ops bench-cuda_decide dgem >"$OUT/build.log" 2>&1; then
     RESULT[build]=ok
 else
     RESULT[build]="FAILED (see $OUT/build.log)"
