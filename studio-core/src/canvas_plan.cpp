@@ -407,6 +407,7 @@ Result<CanvasPlan> build_plan(const Schema& schema, const nlohmann::ordered_json
         group.messages = prompt_messages(plan.layout, group.question_text, plan.state_text);
         group.prompt_ids =
             plan.staged ? prefix.prompt_ids : tokenizer.encode(render_chat(group.messages));
+        if (!plan.staged) insert_image_runs(group.prompt_ids, tokenizer, options);
         if (auto ok = resolve_slots(schema, group, plan.indexed, tokenizer, head, prefix.lead,
                                     plan.canvas_length, options.max_label_ids);
             !ok)
@@ -420,6 +421,28 @@ Result<CanvasPlan> build_plan(const Schema& schema, const nlohmann::ordered_json
             plan.rows.push_back(
                 make_row(plan, g, j, plan.groups[g].seed + kDrawSeedStep * j, false));
     return plan;
+}
+
+void insert_image_runs(std::vector<TokenId>& prompt_ids, const engine::Tokenizer& tokenizer,
+                       const PlanOptions& options) {
+    if (options.image_runs.empty()) return;
+    size_t at = 0;
+    for (size_t i = 0; i + 1 < prompt_ids.size(); ++i)
+        if (prompt_ids[i] == engine::tokens::kTurnOpen &&
+            tokenizer.piece(prompt_ids[i + 1]) == "user") {
+            at = i + 2;
+            while (at < prompt_ids.size() && prompt_ids[at] != engine::tokens::kNewline) ++at;
+            at = std::min(at + 1, prompt_ids.size());
+            break;
+        }
+    std::vector<TokenId> runs;
+    for (int n : options.image_runs) {
+        runs.push_back(options.boi_id);
+        runs.insert(runs.end(), static_cast<size_t>(std::max(0, n)), options.image_id);
+        runs.push_back(options.eoi_id);
+    }
+    prompt_ids.insert(prompt_ids.begin() + static_cast<std::ptrdiff_t>(at), runs.begin(),
+                      runs.end());
 }
 
 std::vector<PlanRow> extension_rows(const CanvasPlan& plan, int group) {

@@ -34,9 +34,11 @@ struct GroupReads {
 };
 
 Result<void> read_rows(engine::Engine& engine, const CanvasPlan& plan, int group,
-                       const std::vector<PlanRow>& rows, GroupReads& out, Timings& timings,
-                       const CancelToken& cancel) {
+                       const std::vector<PlanRow>& rows,
+                       const std::vector<engine::ImageInput>& images, GroupReads& out,
+                       Timings& timings, const CancelToken& cancel) {
     engine::SlotReadRequest request = to_request(plan, group, rows);
+    request.images = images;  // their runs are in the plan's prompt
     if (request.rows.empty()) return {};
     const auto called = std::chrono::steady_clock::now();
     auto result = engine.read_slots(request, cancel);
@@ -87,6 +89,7 @@ namespace {
 // The reads of one plan (a single-pass decision, or one stage): every group's first reads and
 // the "auto" policy's extra reads where a group's first read hesitates.
 Result<std::vector<GroupReads>> read_plan(engine::Engine& engine, const CanvasPlan& plan,
+                                          const std::vector<engine::ImageInput>& images,
                                           Timings& timings, int& passes, const ProgressFn& progress,
                                           double progress_from, double progress_span,
                                           const CancelToken& cancel) {
@@ -95,7 +98,7 @@ Result<std::vector<GroupReads>> read_plan(engine::Engine& engine, const CanvasPl
     for (int g = 0; g < ngroups; ++g) {
         if (cancel.cancelled()) return engine::cancelled();
         report(progress, "decoding", progress_from + progress_span * g / ngroups);
-        if (auto ok = read_rows(engine, plan, g, plan.rows, reads[g], timings, cancel); !ok)
+        if (auto ok = read_rows(engine, plan, g, plan.rows, images, reads[g], timings, cancel); !ok)
             return ok.error();
         ++passes;
         if (plan.samples.automatic && !reads[g].rows.empty()) {
@@ -103,8 +106,8 @@ Result<std::vector<GroupReads>> read_plan(engine::Engine& engine, const CanvasPl
                 reads[g].first_entropy.push_back(entropy_nats(softmax(slot.label_logprobs)));
             if (needs_more_reads(reads[g].first_entropy, plan.auto_threshold, plan.auto_max)) {
                 reads[g].extended = true;
-                if (auto ok = read_rows(engine, plan, g, extension_rows(plan, g), reads[g], timings,
-                                        cancel);
+                if (auto ok = read_rows(engine, plan, g, extension_rows(plan, g), images, reads[g],
+                                        timings, cancel);
                     !ok)
                     return ok.error();
                 ++passes;
@@ -163,12 +166,28 @@ Result<Decision> LocalBackend::decide(const DecideRequest& request, const Progre
                                       const CancelToken& cancel) {
     const auto started = std::chrono::steady_clock::now();
     const Schema& schema = request.schema;
-    if (!request.images.empty())
-        return engine::bad_input(
-            std::to_string(request.images.size()) +
-            " image(s): the local engine reads text only (it has no vision tower yet); send "
-            "image decisions to a vision-capable server, e.g. dgem's serving image with "
-            "DISABLE_MM=0 (--url with --protocol chat or systemone)");
+    std::vector<engine::ImageInput> images;
+    std::vector<int> image_runs;
+    if (!request.images.empty()) {
+        if (engine_->info().image_tokens <= 0)
+            return engine::bad_input(
+                std::to_string(request.images.size()) + " image(s): the model " +
+                engine_->info().name +
+                " reads text only (it has no vision tower); use a model with one, or a "
+                "vision-capable server (--url with --protocol chat or systemone)");
+        if (is_multi_pass(schema))
+            return engine::bad_input(
+                "images with think or depends_on/ask_if: the local engine reads images in "
+                "single-pass decisions; drop think/depends_on, or use a server");
+        for (const ImageInput& image : request.images) {
+            auto decoded = decode_image(image);
+            if (!decoded) return decoded.error();
+            auto n = engine_->image_soft_tokens(decoded->width, decoded->height);
+            if (!n) return n.error();
+            image_runs.push_back(*n);
+            images.push_back({decoded->width, decoded->height, std::move(decoded->rgb)});
+        }
+    }
     if (schema.steps > 1)
         return engine::bad_input("steps " + std::to_string(schema.steps) +
                                  ": the local engine reads in one decoder step (use steps 1, or a "
@@ -178,6 +197,10 @@ Result<Decision> LocalBackend::decide(const DecideRequest& request, const Progre
     PlanOptions options;
     options.seed = request.seed;
     options.canvas_length = engine_->info().canvas_length;
+    options.image_runs = image_runs;
+    options.boi_id = engine_->info().boi_token_id;
+    options.image_id = engine_->info().image_token_id;
+    options.eoi_id = engine_->info().eoi_token_id;
     const Layout layout = schema.layout;
     const bool multi_pass = is_multi_pass(schema);
 
@@ -270,7 +293,7 @@ Result<Decision> LocalBackend::decide(const DecideRequest& request, const Progre
         plans.push_back(std::move(*planned));
         const CanvasPlan& plan = plans.back();
         const double span = (1.0 - read_from) / static_cast<double>(stages.size());
-        auto stage_reads = read_plan(*engine_, plan, timings, d.passes, progress,
+        auto stage_reads = read_plan(*engine_, plan, images, timings, d.passes, progress,
                                      read_from + span * st, span, cancel);
         if (!stage_reads) return stage_reads.error();
         collect(schema, plan, *stage_reads, static_cast<int>(st), d);

@@ -3,8 +3,16 @@
 // message naming the file and what is accepted; data: URIs and base64 both ways; an http URL
 // fetched by the client; on the wire (the real dgem against a loopback server) the chat route
 // carries image_url parts with data: URIs before the state text and /v1/systemone an "images"
-// array, never the URL or the path; a bad image sends nothing; the local engine says it reads
-// text only.
+// array, never the URL or the path; a bad image sends nothing; suites carry images per item;
+// the tiny model's vision tower reads an image locally, and dgem serve answers the same for it
+// (and fetches no URL itself).
+// The engine and core headers come first: Qt's "slots" macro would rename CanvasRow::slots.
+#include "core/decision_server.h"
+#include "core/eval_suite.h"
+#include "core/images.h"
+#include "core/local_backend.h"
+#include "engine/engine.h"
+
 #include <QBuffer>
 #include <QDir>
 #include <QFile>
@@ -14,8 +22,6 @@
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
-#include "core/eval_suite.h"
-#include "core/images.h"
 #include "recording_server.h"
 #include "test_files.h"
 
@@ -298,12 +304,65 @@ class TestImages : public QObject {
                  qPrintable(message));
     }
 
-    void localEngineReadsTextOnly() {
-        const QString file = write(QStringLiteral("frame.png"), encoded("PNG"));
-        const Run r = dgem({"decide", "--local", "--model", DS_TINY_MODEL_DIR, "--device", "cpu",
-                            "-t", kPolicy, "-I", file});
-        QVERIFY(r.code != 0);
-        QVERIFY2(r.err.contains("the local engine reads text only"), qPrintable(r.err));
+    // The tiny model has a vision tower: an image changes the local read, and the same
+    // decision through a real DecisionServer (the image sent as a data: URI on the chat route
+    // and on /v1/systemone) answers the same.
+    void localAndServedImageDecisions() {
+        QImage picture(24, 24, QImage::Format_RGB888);  // 24x24: exactly the tiny tower's grid
+        for (int y = 0; y < 24; ++y)
+            for (int x = 0; x < 24; ++x)
+                picture.setPixelColor(x, y, QColor(10 * x, 200 - 8 * y, 90));
+        const QString file = dir_.filePath(QStringLiteral("frame24.png"));
+        QVERIFY(picture.save(file, "PNG"));
+        const QStringList one{"-t",        kPolicy, "-v", "ticket=The export button does nothing",
+                              "--samples", "1",     "-f", "json"};
+        const QStringList local{"--local", "--model", DS_TINY_MODEL_DIR, "--device", "cpu"};
+        const Run plain = dgem(QStringList{"decide"} + local + one);
+        const Run seen = dgem(QStringList{"decide"} + local + one + QStringList{"-I", file});
+        QVERIFY2(plain.code == 0 && seen.code == 0, qPrintable(seen.err));
+        const json a = json::parse(plain.out.toStdString())["answers"];
+        const json b = json::parse(seen.out.toStdString())["answers"];
+        QVERIFY2(a != b, "the image changed nothing");
+
+        engine::EngineOptions eo;
+        eo.model_dir = DS_TINY_MODEL_DIR;
+        eo.device = engine::Device::Cpu;
+        auto opened = core::LocalBackend::open(eo);
+        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
+        std::shared_ptr<core::LocalBackend> backend(std::move(opened.value()));
+        core::ServerOptions so;
+        so.port = 0;
+        core::DecisionServer server(backend, so, &backend->engine());
+        QVERIFY(server.start().ok());
+        const QString url = QStringLiteral("http://127.0.0.1:%1/v1").arg(server.port());
+        for (const char* protocol : {"chat", "systemone"}) {
+            const Run served = dgem(QStringList{"decide", "-u", url, "--protocol", protocol} + one +
+                                    QStringList{"-I", file});
+            QVERIFY2(served.code == 0, qPrintable(served.err));
+            const json c = json::parse(served.out.toStdString())["answers"];
+            for (const char* id : {"urgent", "team", "sentiment"})
+                for (const auto& [name, p] : b[id]["probabilities"].items())
+                    QVERIFY2(
+                        std::abs(p.get<double>() - c[id]["probabilities"][name].get<double>()) <
+                            1e-6,
+                        qPrintable(
+                            QString("%1 %2 %3").arg(protocol, id, QString::fromStdString(name))));
+        }
+        // An image URL is not fetched by the server: the client must send the bytes.
+        httplib::Client client("127.0.0.1", server.port());
+        const json body = {
+            {"messages",
+             json::array(
+                 {{{"role", "system"},
+                   {"content", "{\"questions\":[{\"id\":\"a\",\"type\":\"noul\"}]}"}},
+                  {{"role", "user"},
+                   {"content", json::array({{{"type", "image_url"},
+                                             {"image_url", {{"url", "http://127.0.0.1:1/x.png"}}}},
+                                            {{"type", "text"}, {"text", "{}"}}})}}})}};
+        auto r = client.Post("/v1/chat/completions", body.dump(), "application/json");
+        QVERIFY(r);
+        QCOMPARE(r->status, 400);
+        QVERIFY2(r->body.find("fetches no image URL") != std::string::npos, r->body.c_str());
     }
 };
 

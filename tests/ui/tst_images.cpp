@@ -1,7 +1,7 @@
 // Images in the Studio, under offscreen: a PNG dropped on the images strip is added (thumbnail,
 // name) and shows as one chip at the start of the user turn in the canvas view; a pasted picture
 // is added as PNG; an SVG is refused with its reason shown and nothing added; Delete removes the
-// selected image; a run carries the images (the text-only local engine says so).
+// selected image; a run carries the images (the tiny model's vision tower reads them).
 #include <QAccessible>
 #include <QApplication>
 #include <QClipboard>
@@ -118,15 +118,15 @@ class ImagesTest : public QObject {
         QTest::keyClick(panel->view(), Qt::Key_Delete);
         QCOMPARE(images->rowCount(), 1);
 
-        // A run sends them: the text-only local engine refuses, saying so.
+        // A run sends them: the tiny model's vision tower reads the image.
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         QVERIFY(window.run());
         QVERIFY(finished.wait(120000));
-        QCOMPARE(finished.first().first().toBool(), false);
-        QVERIFY(window.resultsView()
-                    ->findChild<QLabel*>(QStringLiteral("runStatus"))
-                    ->text()
-                    .contains(QStringLiteral("reads text only")));
+        QVERIFY2(
+            finished.first().first().toBool(),
+            qPrintable(
+                window.resultsView()->findChild<QLabel*>(QStringLiteral("runStatus"))->text()));
+        QCOMPARE(window.resultsView()->cards().size(), 3);
     }
 };
 

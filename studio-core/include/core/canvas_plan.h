@@ -64,7 +64,15 @@ struct PlanOptions {
     std::vector<int> questions;
     std::optional<ReadPrefix> prefix;
     int first_group = 0;
+    // Images (single-pass plans): per image, how many soft tokens it takes; each becomes a run
+    // boi, image_id x n, eoi at the start of the user turn, as the chat template places images.
+    std::vector<int> image_runs;
+    TokenId boi_id = 255999, image_id = 258880, eoi_id = 258882;
 };
+
+// Puts the image runs into a rendered prompt, right after its first "<|turn>user" line.
+void insert_image_runs(std::vector<TokenId>& prompt_ids, const engine::Tokenizer& tokenizer,
+                       const PlanOptions& options);
 
 struct PlanSlot {
     std::string question;

@@ -5,6 +5,7 @@
 // as dgem's CLI sends them: the client fetches a URL itself, a server is never handed one.
 // Errors name the file or URL and say what is accepted; nothing is sent after one.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,13 @@ Result<std::vector<ImageInput>> load_images(const std::vector<std::string>& refs
                                             double timeout_s = 30);
 
 std::string data_uri(const ImageInput& image);  // data:<mime>;base64,<bytes>
+
+// The pixels, as a vision tower takes them: 8-bit RGB rows (decoded with Qt's image readers).
+struct DecodedImage {
+    int width = 0, height = 0;
+    std::vector<uint8_t> rgb;  // width * height * 3
+};
+Result<DecodedImage> decode_image(const ImageInput& image);
 
 std::string base64_encode(std::string_view bytes);
 Result<std::string> base64_decode(std::string_view text);  // standard alphabet, padding optional

@@ -9,6 +9,7 @@
 
 #include "core/canvas_plan.h"
 #include "core/chat_template.h"
+#include "core/images.h"
 #include "core/json_input.h"
 #include "core/read_stats.h"
 #include "server/request_checks.h"
@@ -105,6 +106,41 @@ std::string message_text(const ojson& message, bool* has_image = nullptr) {
             else if ((type == "image_url" || type == "image") && has_image)
                 *has_image = true;
         }
+    return out;
+}
+
+// The images a request carries, in order: image_url parts of a user message, or
+// /v1/systemone's "images" (strings or {"url"}). Only data: URIs: this server fetches no URL
+// (dgem's DGEM_IMAGE_URLS=deny), so a client sends the bytes. Errors name the part.
+Result<std::vector<ImageInput>> images_of(const ojson& list, const std::string& field) {
+    std::vector<ImageInput> out;
+    if (!list.is_array()) return out;
+    for (size_t i = 0; i < list.size(); ++i) {
+        const ojson& part = list[i];
+        const std::string where = field + "[" + std::to_string(i) + "]";
+        const ojson* url = &part;
+        if (part.is_object()) {
+            const std::string type = part.value("type", std::string("image_url"));
+            if (type == "text") continue;
+            if (part.contains("image_url")) url = &part["image_url"];
+            if (url->is_object() && url->contains("url"))
+                url = &(*url)["url"];
+            else if (part.contains("url"))
+                url = &part["url"];
+        }
+        if (!url->is_string()) return engine::bad_input(where + ": an image must be a data: URI");
+        const std::string text = url->get<std::string>();
+        if (text.rfind("data:", 0) != 0)
+            return engine::bad_input(where +
+                                     ": this server fetches no image URL (DGEM_IMAGE_URLS=deny); "
+                                     "send the image as a data: URI");
+        auto image = image_from_data_uri(text);
+        if (!image) return engine::bad_input(where + ": " + image.error().message);
+        out.push_back(std::move(*image));
+    }
+    if (static_cast<int>(out.size()) > kMaxImages)
+        return engine::bad_input(field + ": " + std::to_string(out.size()) +
+                                 " images; accepted: " + accepted_images());
     return out;
 }
 
@@ -223,13 +259,10 @@ void Routes::chat_completions(const httplib::Request& req, httplib::Response& re
         if (!parse_json_input_raw(message_text(messages[0]), schema_json, not_json))
             schema_json = nullptr;
         if (schema_json.is_object() && schema_json.contains("questions")) {
-            bool has_image = false;
-            std::string state = message_text(messages[1], &has_image);
-            if (has_image)
-                return reply_error(res, 400,
-                                   "image parts: this server's engine reads text only (no vision "
-                                   "tower yet); send image decisions to a vision-capable server");
-            return decision_form(*body, schema_json, state, res);
+            std::string state = message_text(messages[1]);
+            auto images = images_of(messages[1]["content"], "messages[1].content");
+            if (!images) return reply_error(res, 400, images.error().message);
+            return decision_form(*body, schema_json, state, std::move(*images), res);
         }
     }
     return generative_form(*body, res);
@@ -255,7 +288,8 @@ void apply_defaults(ojson& schema, const ServerOptions& o) {
 }  // namespace
 
 void Routes::decision_form(const ojson& body, const ojson& schema_in,
-                           const std::string& state_text_in, httplib::Response& res) {
+                           const std::string& state_text_in, std::vector<ImageInput> images,
+                           httplib::Response& res) {
     ojson schema_json = schema_in;
     apply_defaults(schema_json, options_);
     auto schema = parse_schema(schema_json, "system message (schema)");
@@ -270,7 +304,7 @@ void Routes::decision_form(const ojson& body, const ojson& schema_in,
     auto seed = seed_of(body, 42, res);
     if (!seed) return;
 
-    DecideRequest request{std::move(*schema), std::move(state), *seed};
+    DecideRequest request{std::move(*schema), std::move(state), *seed, std::move(images)};
     if (engine_ && options_.max_model_len > 0) {
         PlanOptions po;
         po.canvas_length = engine_->info().canvas_length;
@@ -589,9 +623,8 @@ void Routes::systemone(const httplib::Request& req, httplib::Response& res) {
             "validation_error");
     if (!b.contains("state") || b["state"].is_null())
         return reply_error(res, 422, "state: required", "validation_error");
-    if (b.contains("images") && b["images"].is_array() && !b["images"].empty())
-        return reply_error(res, 422, "images: not supported by this server's engine",
-                           "validation_error");
+    auto images = images_of(b.contains("images") ? b["images"] : ojson(), "images");
+    if (!images) return reply_error(res, 422, images.error().message, "validation_error");
     // Jev's map of questions, in the caller's order, as the schema's question array.
     ojson schema_json = ojson::object();
     ojson questions = ojson::array();
@@ -614,7 +647,7 @@ void Routes::systemone(const httplib::Request& req, httplib::Response& res) {
     if (!schema) return reply_error(res, 422, schema.error().message, "validation_error");
     auto seed = seed_of(b, 42, res);
     if (!seed) return;
-    DecideRequest request{std::move(*schema), b["state"], *seed};
+    DecideRequest request{std::move(*schema), b["state"], *seed, std::move(*images)};
 
     auto admission = admit(res);
     if (!admission) return;

@@ -28,7 +28,7 @@ class Routes {
 
     void decision_form(const nlohmann::ordered_json& body,
                        const nlohmann::ordered_json& schema_json, const std::string& state_text,
-                       httplib::Response& res);
+                       std::vector<ImageInput> images, httplib::Response& res);
     void generative_form(const nlohmann::ordered_json& body, httplib::Response& res);
     void structured_read(const nlohmann::ordered_json& body, httplib::Response& res);
 
