@@ -3,6 +3,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QBuffer>
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -10,6 +11,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QImageReader>
 #include <QInputDialog>
 #include <QLabel>
 #include <QListView>
@@ -160,11 +162,7 @@ void MainWindow::buildLayout() {
     variables_layout->addWidget(variables_, 1);
     images_panel_ = new ImagesPanel(images_, variables_box);
     variables_layout->addWidget(images_panel_);
-    connect(images_, &ImagesModel::imagesChanged, this, [this] {
-        QStringList sources;
-        for (const auto& image : images_->images()) sources << QString::fromStdString(image.source);
-        canvas_model_->setImages(sources, 0);
-    });
+    connect(images_, &ImagesModel::imagesChanged, this, &MainWindow::updateImageChips);
     editor_split_->addWidget(views_split_);
     editor_split_->addWidget(variables_box);
     editor_split_->setStretchFactor(0, 2);
@@ -480,6 +478,7 @@ void MainWindow::activeProfileChanged() {
     backend_.reset();
     backend_profile_.clear();
     runner_->setBackend(nullptr);
+    updateImageChips();
     const core::EndpointProfile* p = endpoints_.activeProfile();
     endpoint_label_->setText(p ? QString::fromStdString(p->summary()) : tr("No endpoint"));
     loadTokenizer();
@@ -720,6 +719,7 @@ bool MainWindow::startBackend(const core::EndpointProfile& profile, QString* err
     load_cancel_ = core::CancelToken();
     backend_.reset();
     runner_->setBackend(nullptr);
+    updateImageChips();
     backend_profile_ = profile.name;
     const uint64_t generation = ++load_generation_;
     // Reported on the worker thread; shown on this one (a build that was replaced is muted).
@@ -799,12 +799,31 @@ void MainWindow::onBackendBuilt() {
     }
     backend_ = result.value();
     runner_->setBackend(backend_);
+    updateImageChips();
     statusBar()->showMessage(tr("Ready: %1").arg(QString::fromStdString(backend_->describe())),
                              5000);
     Q_EMIT backendBuilt(true);
     if (run_pending_) startDecide();
     if (compare_pending_) startCompare();
     updateActions();
+}
+
+void MainWindow::updateImageChips() {
+    QStringList sources;
+    std::vector<int> soft_tokens;
+    for (const auto& image : images_->images()) {
+        sources << QString::fromStdString(image.source);
+        // The image's size from its header; the model that reads it says how many tokens.
+        QByteArray bytes = QByteArray::fromStdString(image.bytes);
+        QBuffer buffer(&bytes);
+        QImageReader reader(&buffer);
+        const QSize size = reader.size();
+        std::optional<int> n;
+        if (backend_ && size.isValid())
+            n = backend_->image_soft_tokens(size.width(), size.height());
+        soft_tokens.push_back(n.value_or(0));
+    }
+    canvas_model_->setImages(sources, std::move(soft_tokens));
 }
 
 core::DecideRequest MainWindow::currentRequest() const {
@@ -829,6 +848,7 @@ void MainWindow::startDecide() {
     input.schema = request.schema;
     input.variables = document_->variables();
     input.canvas = canvasSummary(request);
+    input.images = request.images;
     pending_decision_ = std::move(input);
     if (!runner_->decide(request)) {
         pending_decision_.reset();

@@ -138,6 +138,9 @@ class MainWindow : public QMainWindow {
     bool busy() const;
     // The request a run or a comparison sends for the open policy.
     core::DecideRequest currentRequest() const;
+    // The canvas view's image chips: one per attached image, with the soft tokens the loaded
+    // local model reads for it (unknown for a server or before the model is loaded).
+    void updateImageChips();
     void onDecided(const core::Decision& decision);
     // What the canvas view shows of the plan `request` reads (nullopt when that plan is not
     // built: no tokenizer, or another input).

@@ -94,6 +94,7 @@ int run_compare(const cli::Args& args) {
         in.schema = input->schema;
         in.variables = input->variables;
         in.comparison = c;
+        in.images = input->images;
         in.provenance = core::report::make_provenance("dgem compare", (*backend)->describe(),
                                                       c.slot ? c.slot->model : std::string());
         if (auto w = dgem::write_report(**target, core::report::comparison_report(in)); !w)

@@ -199,6 +199,7 @@ int run_decide(const cli::Args& args) {
         in.schema = input->schema;
         in.variables = input->variables;
         in.decision = d;
+        in.images = input->images;
         in.provenance =
             core::report::make_provenance("dgem decide", (*backend)->describe(), d.model);
         if (auto w = dgem::write_report(**target, core::report::decision_report(in)); !w)

@@ -113,10 +113,21 @@ int run_plan(const cli::Args& args) {
     }
     auto plan = core::build_plan(input->schema, input->state, *tok, options);
     if (!plan) return cli::fail(engine::bad_input(input->source + ": " + plan.error().message));
-    if (args.has("json"))
-        std::cout << core::plan_json(*plan, input->schema).dump() << "\n";
-    else
+    // Images need the model: how many soft tokens each takes depends on its vision tower.
+    const size_t images = input->images.size();
+    if (args.has("json")) {
+        auto out = core::plan_json(*plan, input->schema);
+        out["images"] = images;
+        std::cout << out.dump() << "\n";
+    } else {
         print_plan(*plan, input->schema, *tok, std::cout);
+        if (images > 0)
+            std::cout << "\n"
+                      << images
+                      << " image(s): a model places each at the start of the user turn as boi, "
+                         "its soft tokens and eoi (how many depends on its vision tower); the "
+                         "prompts above are the text only\n";
+    }
     return cli::kExitOk;
 }
 

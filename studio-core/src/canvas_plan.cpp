@@ -423,18 +423,21 @@ Result<CanvasPlan> build_plan(const Schema& schema, const nlohmann::ordered_json
     return plan;
 }
 
-void insert_image_runs(std::vector<TokenId>& prompt_ids, const engine::Tokenizer& tokenizer,
-                       const PlanOptions& options) {
-    if (options.image_runs.empty()) return;
-    size_t at = 0;
+size_t image_run_position(std::span<const TokenId> prompt_ids, const engine::Tokenizer& tokenizer) {
     for (size_t i = 0; i + 1 < prompt_ids.size(); ++i)
         if (prompt_ids[i] == engine::tokens::kTurnOpen &&
             tokenizer.piece(prompt_ids[i + 1]) == "user") {
-            at = i + 2;
+            size_t at = i + 2;
             while (at < prompt_ids.size() && prompt_ids[at] != engine::tokens::kNewline) ++at;
-            at = std::min(at + 1, prompt_ids.size());
-            break;
+            return std::min(at + 1, prompt_ids.size());
         }
+    return 0;
+}
+
+void insert_image_runs(std::vector<TokenId>& prompt_ids, const engine::Tokenizer& tokenizer,
+                       const PlanOptions& options) {
+    if (options.image_runs.empty()) return;
+    const size_t at = image_run_position(prompt_ids, tokenizer);
     std::vector<TokenId> runs;
     for (int n : options.image_runs) {
         runs.push_back(options.boi_id);

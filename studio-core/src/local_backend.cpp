@@ -160,34 +160,61 @@ nlohmann::json samples_policy(const std::vector<const CanvasPlan*>& plans,
             {"first_read_entropy", entropy}};
 }
 
+// A request's images as the engine reads them: the pixels, and per image the soft tokens its run
+// in the prompt takes. Errors: a model without a vision tower, an undecodable image.
+struct PreparedImages {
+    std::vector<int> runs;
+    std::vector<engine::ImageInput> pixels;
+};
+
+Result<PreparedImages> prepare_images(const engine::Engine& reader,
+                                      const std::vector<ImageInput>& images) {
+    PreparedImages out;
+    if (images.empty()) return out;
+    if (reader.info().image_tokens <= 0)
+        return engine::bad_input(std::to_string(images.size()) + " image(s): the model " +
+                                 reader.info().name +
+                                 " reads text only (it has no vision tower); use a model with one, "
+                                 "or a vision-capable server (--url with --protocol chat or "
+                                 "systemone)");
+    for (const ImageInput& image : images) {
+        auto decoded = decode_image(image);
+        if (!decoded) return decoded.error();
+        auto n = reader.image_soft_tokens(decoded->width, decoded->height);
+        if (!n) return n.error();
+        out.runs.push_back(*n);
+        out.pixels.push_back({decoded->width, decoded->height, std::move(decoded->rgb)});
+    }
+    return out;
+}
+
+// The image token ids of the engine's model, for placing runs.
+void set_image_ids(const engine::Engine& reader, PlanOptions& options) {
+    options.boi_id = reader.info().boi_token_id;
+    options.image_id = reader.info().image_token_id;
+    options.eoi_id = reader.info().eoi_token_id;
+}
+
 }  // namespace
+
+std::optional<int> LocalBackend::image_soft_tokens(int width, int height) const {
+    if (engine_->info().image_tokens <= 0) return std::nullopt;
+    auto n = engine_->image_soft_tokens(width, height);
+    return n ? std::optional<int>(*n) : std::nullopt;
+}
 
 Result<Decision> LocalBackend::decide(const DecideRequest& request, const ProgressFn& progress,
                                       const CancelToken& cancel) {
     const auto started = std::chrono::steady_clock::now();
     const Schema& schema = request.schema;
-    std::vector<engine::ImageInput> images;
-    std::vector<int> image_runs;
-    if (!request.images.empty()) {
-        if (engine_->info().image_tokens <= 0)
-            return engine::bad_input(
-                std::to_string(request.images.size()) + " image(s): the model " +
-                engine_->info().name +
-                " reads text only (it has no vision tower); use a model with one, or a "
-                "vision-capable server (--url with --protocol chat or systemone)");
-        if (is_multi_pass(schema))
-            return engine::bad_input(
-                "images with think or depends_on/ask_if: the local engine reads images in "
-                "single-pass decisions; drop think/depends_on, or use a server");
-        for (const ImageInput& image : request.images) {
-            auto decoded = decode_image(image);
-            if (!decoded) return decoded.error();
-            auto n = engine_->image_soft_tokens(decoded->width, decoded->height);
-            if (!n) return n.error();
-            image_runs.push_back(*n);
-            images.push_back({decoded->width, decoded->height, std::move(decoded->rgb)});
-        }
-    }
+    if (!request.images.empty() && is_multi_pass(schema))
+        return engine::bad_input(
+            "images with think or depends_on/ask_if: the local engine reads images in "
+            "single-pass decisions; drop think/depends_on, or use a server");
+    auto prepared = prepare_images(*engine_, request.images);
+    if (!prepared) return prepared.error();
+    std::vector<engine::ImageInput> images = std::move(prepared->pixels);
+    const std::vector<int>& image_runs = prepared->runs;
     if (schema.steps > 1)
         return engine::bad_input("steps " + std::to_string(schema.steps) +
                                  ": the local engine reads in one decoder step (use steps 1, or a "
@@ -198,9 +225,7 @@ Result<Decision> LocalBackend::decide(const DecideRequest& request, const Progre
     options.seed = request.seed;
     options.canvas_length = engine_->info().canvas_length;
     options.image_runs = image_runs;
-    options.boi_id = engine_->info().boi_token_id;
-    options.image_id = engine_->info().image_token_id;
-    options.eoi_id = engine_->info().eoi_token_id;
+    set_image_ids(*engine_, options);
     const Layout layout = schema.layout;
     const bool multi_pass = is_multi_pass(schema);
 
@@ -336,6 +361,16 @@ Result<Generation> LocalBackend::generate(const GenerateRequest& request,
     if (request.messages.empty()) return engine::bad_input("generate: no messages");
     engine::GenerationRequest g;
     g.prompt_ids = engine_->tokenizer().encode(render_chat(request.messages));
+    // Images open the first user turn, as in a decision.
+    auto prepared = prepare_images(*engine_, request.images);
+    if (!prepared) return prepared.error();
+    if (!prepared->runs.empty()) {
+        PlanOptions placing;
+        placing.image_runs = prepared->runs;
+        set_image_ids(*engine_, placing);
+        insert_image_runs(g.prompt_ids, engine_->tokenizer(), placing);
+        g.images = std::move(prepared->pixels);
+    }
     g.max_new_tokens = request.max_tokens;
     g.seed = request.seed;
     g.time_limit_s = request.time_limit_s;

@@ -11,11 +11,16 @@
 #include "core/eval_suite.h"
 #include "core/images.h"
 #include "core/local_backend.h"
+#include "core/remote_backends.h"
 #include "engine/engine.h"
+
+#include <algorithm>
+#include <cstdio>
 
 #include <QBuffer>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -302,6 +307,221 @@ class TestImages : public QObject {
         QVERIFY2(message.contains("bad.jsonl:1: field images: ") &&
                      message.contains("c.svg: an SVG drawing"),
                  qPrintable(message));
+    }
+
+    // The generative side of a comparison reads the images too: locally they open the user
+    // turn (boi, 9 soft tokens, eoi for a 24x24 frame), and through `dgem serve` the chat
+    // route's image_url parts reach the same engine: the same seed writes the same text.
+    void generationsReadImages() {
+        QImage picture(24, 24, QImage::Format_RGB888);
+        for (int y = 0; y < 24; ++y)
+            for (int x = 0; x < 24; ++x) picture.setPixelColor(x, y, QColor(9 * x, 9 * y, 120));
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        QVERIFY(picture.save(&buffer, "PNG"));
+        auto image = core::image_from_bytes(png.toStdString(), "frame.png");
+        QVERIFY(image);
+
+        engine::EngineOptions eo;
+        eo.model_dir = DS_TINY_MODEL_DIR;
+        eo.device = engine::Device::Cpu;
+        auto opened = core::LocalBackend::open(eo);
+        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
+        std::shared_ptr<core::LocalBackend> local(std::move(opened.value()));
+        core::GenerateRequest ask;
+        ask.messages = {{"system", "Describe the picture."}, {"user", "What is in it?"}};
+        ask.max_tokens = 8;
+        ask.seed = 3;
+        auto plain = local->generate(ask, {}, {});
+        ask.images = {*image};
+        auto seen = local->generate(ask, {}, {});
+        QVERIFY2(plain.ok(), plain.ok() ? "" : plain.error().message.c_str());
+        QVERIFY2(seen.ok(), seen.ok() ? "" : seen.error().message.c_str());
+        QCOMPARE(seen->prompt_tokens, plain->prompt_tokens + 11);
+
+        core::ServerOptions so;
+        so.port = 0;
+        core::DecisionServer server(local, so, &local->engine());
+        QVERIFY(server.start().ok());
+        core::RemoteOptions ro;
+        ro.url = QStringLiteral("http://127.0.0.1:%1/v1").arg(server.port()).toStdString();
+        auto remote = core::make_remote_backend(core::RemoteProtocol::Chat, ro, nullptr);
+        QVERIFY2(remote.ok(), remote.ok() ? "" : remote.error().message.c_str());
+        auto served = (*remote)->generate(ask, {}, {});
+        QVERIFY2(served.ok(), served.ok() ? "" : served.error().message.c_str());
+        QCOMPARE(served->text, seen->text);
+        QCOMPARE(served->completion_tokens, seen->completion_tokens);
+
+        // Images in a later user message are refused, saying where they go.
+        httplib::Client client("127.0.0.1", server.port());
+        const json part = {{"type", "image_url"}, {"image_url", {{"url", core::data_uri(*image)}}}};
+        const json body = {
+            {"messages", json::array({{{"role", "user"}, {"content", "hello"}},
+                                      {{"role", "assistant"}, {"content", "hi"}},
+                                      {{"role", "user"}, {"content", json::array({part})}}})},
+            {"max_tokens", 4}};
+        auto r = client.Post("/v1/chat/completions", body.dump(), "application/json");
+        QVERIFY(r);
+        QCOMPARE(r->status, 400);
+        QVERIFY2(r->body.find("messages[2]: images are accepted in the first user message only") !=
+                     std::string::npos,
+                 r->body.c_str());
+    }
+
+    // MAX_MODEL_LEN counts an image's soft tokens: a decision that fits as text is refused
+    // with its image, on the chat route (400) and on /v1/systemone (422), saying so.
+    void modelLenCountsImages() {
+        QImage picture(24, 24, QImage::Format_RGB888);  // 9 soft tokens on the tiny tower
+        picture.fill(QColor(30, 160, 90));
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        QVERIFY(picture.save(&buffer, "PNG"));
+        auto image = core::image_from_bytes(png.toStdString(), "frame.png");
+        QVERIFY(image);
+        const std::string uri = core::data_uri(*image);
+
+        engine::EngineOptions eo;
+        eo.model_dir = DS_TINY_MODEL_DIR;
+        eo.device = engine::Device::Cpu;
+        auto opened = core::LocalBackend::open(eo);
+        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
+        std::shared_ptr<core::LocalBackend> backend(std::move(opened.value()));
+        const std::string schema =
+            R"({"questions":[{"id":"safe","type":"noul","instructions":"Is it safe?"}],"samples":1})";
+        auto chat_body = [&](bool with_image) {
+            json user = json::array();
+            if (with_image) user.push_back({{"type", "image_url"}, {"image_url", {{"url", uri}}}});
+            user.push_back({{"type", "text"}, {"text", R"({"site":"dock"})"}});
+            return json{{"messages", json::array({{{"role", "system"}, {"content", schema}},
+                                                  {{"role", "user"}, {"content", user}}})}}
+                .dump();
+        };
+        auto serve = [&](int max_model_len) {
+            core::ServerOptions so;
+            so.port = 0;
+            so.max_model_len = max_model_len;
+            return std::make_unique<core::DecisionServer>(backend, so, &backend->engine());
+        };
+        // What the text alone needs, from the server's own refusal at a limit of 1.
+        int prompt = 0, canvas = 0;
+        {
+            auto server = serve(1);
+            QVERIFY(server->start().ok());
+            httplib::Client client("127.0.0.1", server->port());
+            auto r = client.Post("/v1/chat/completions", chat_body(false), "application/json");
+            QVERIFY(r);
+            QCOMPARE(r->status, 400);
+            QVERIFY2(
+                std::sscanf(json::parse(r->body)["error"]["message"].get<std::string>().c_str(),
+                            "prompt of %d tokens plus a canvas of %d", &prompt, &canvas) == 2,
+                r->body.c_str());
+        }
+        auto server = serve(prompt + canvas + 5);  // room for the text, not for 2 + 9 more
+        QVERIFY(server->start().ok());
+        httplib::Client client("127.0.0.1", server->port());
+        auto text = client.Post("/v1/chat/completions", chat_body(false), "application/json");
+        QVERIFY(text);
+        QCOMPARE(text->status, 200);
+        auto seen = client.Post("/v1/chat/completions", chat_body(true), "application/json");
+        QVERIFY(seen);
+        QCOMPARE(seen->status, 400);
+        const std::string want = "prompt of " + std::to_string(prompt + 11) +
+                                 " tokens (1 image(s) included) plus a canvas of " +
+                                 std::to_string(canvas) +
+                                 " exceeds MAX_MODEL_LEN=" + std::to_string(prompt + canvas + 5);
+        QVERIFY2(seen->body.find(want) != std::string::npos, seen->body.c_str());
+        const json one = {
+            {"questions", {{"safe", {{"type", "noul"}, {"instructions", "Is it safe?"}}}}},
+            {"state", {{"site", "dock"}}},
+            {"samples", 1},
+            {"images", json::array({uri})}};
+        auto s1 = client.Post("/v1/systemone", one.dump(), "application/json");
+        QVERIFY(s1);
+        QCOMPARE(s1->status, 422);
+        QVERIFY2(s1->body.find("image(s) included") != std::string::npos, s1->body.c_str());
+    }
+
+    // dgem's image policies, in their shapes (templates/multimodal: options as a list of
+    // {name, description}, a score's levels, samples "auto", labels "00" .. "100", printf,
+    // several frames of a video): each plans without a model and decides on the tiny model with
+    // its images; every answer is a distribution over the policy's own labels, the frames are
+    // each placed in the prompt (boi, 9 soft tokens for a 24x24 frame, eoi), and a report of the
+    // decision shows them.
+    void multimodalPoliciesPlanAndDecide() {
+        QStringList frames;
+        for (int f = 0; f < 3; ++f) {
+            QImage picture(24, 24, QImage::Format_RGB888);
+            for (int y = 0; y < 24; ++y)
+                for (int x = 0; x < 24; ++x)
+                    picture.setPixelColor(x, y, QColor((40 * f + 9 * x) % 256, 7 * y, 60 * f));
+            frames << dir_.filePath(QStringLiteral("dock%1.png").arg(f));
+            QVERIFY(picture.save(frames.back(), "PNG"));
+        }
+        struct Case {
+            const char* file;
+            int frames;
+            std::vector<std::pair<std::string, std::vector<std::string>>> questions;
+        };
+        const std::vector<std::string> deciles = {"00", "10", "20", "30", "40", "50",
+                                                  "60", "70", "80", "90", "100"};
+        const std::vector<Case> cases = {
+            {"board_inspection",
+             1,
+             {{"flawed", {"yes", "no"}},
+              {"flaw_kind", {"none", "bridge", "empty_pad", "lifted", "skewed"}},
+              {"response", {"ship", "rework", "stop_the_line"}}}},
+            {"box_edges", 1, {{"visible", {"yes", "no"}}, {"top", deciles}, {"left", deciles}}},
+            {"dock_frames",
+             3,
+             {{"gear_worn", {"yes", "no"}},
+              {"main_risk", {"none", "vehicle_near_people", "slippery_floor", "exit_blocked"}},
+              {"severity", {"no_action", "mention_at_briefing", "stop_work_now"}}}},
+        };
+        const QStringList local{"--local", "--model", DS_TINY_MODEL_DIR, "--device", "cpu"};
+        for (const auto& c : cases) {
+            const QString policy =
+                QStringLiteral(DS_SOURCE_DIR "/tests/data/policies/multimodal/%1.json.tmpl")
+                    .arg(QString::fromLatin1(c.file));
+            QStringList images;
+            for (int f = 0; f < c.frames; ++f) images << "-I" << frames[f];
+            const Run plan = dgem(QStringList{"plan", "-t", policy, "--json"} + images);
+            QVERIFY2(plan.code == 0, qPrintable(plan.err));
+            const json planned = json::parse(plan.out.toStdString());
+            QCOMPARE(planned["slots"].size(), c.questions.size());
+            QCOMPARE(planned["images"].get<int>(), c.frames);
+            const QString report = dir_.filePath(QString::fromLatin1(c.file) + ".json");
+            const Run run = dgem(QStringList{"decide"} + local +
+                                 QStringList{"-t", policy, "-f", "json", "-o", report} + images);
+            QVERIFY2(run.code == 0, qPrintable(run.err));
+            const json out = json::parse(run.out.toStdString());
+            for (const auto& [id, labels] : c.questions) {
+                const json& probs = out["answers"][id]["probabilities"];
+                QVERIFY2(probs.is_object() && !probs.empty(), id.c_str());
+                double sum = 0;
+                std::vector<std::string> names;
+                for (const auto& [name, p] : probs.items()) {
+                    sum += p.get<double>();
+                    names.push_back(name);
+                }
+                QVERIFY2(std::abs(sum - 1) < 1e-6, id.c_str());
+                auto want = labels;  // the answer is keyed by the policy's option names
+                std::sort(want.begin(), want.end());
+                std::sort(names.begin(), names.end());
+                QCOMPARE(names, want);
+            }
+            // The frames are in the prompt: each adds boi, 9 soft tokens and eoi to the plan's.
+            const int planned_prompt = static_cast<int>(planned["prompt_ids"].size());
+            QCOMPARE(out["diagnostics"]["prompt_tokens"].get<int>(),
+                     planned_prompt + 11 * c.frames);
+            // The report shows every frame, in order.
+            const json rep = json::parse(slurp(report));
+            QCOMPARE(rep["images"].size(), size_t(c.frames));
+            for (int f = 0; f < c.frames; ++f)
+                QCOMPARE(rep["images"][f]["name"].get<std::string>(),
+                         QFileInfo(frames[f]).fileName().toStdString());
+        }
     }
 
     // The tiny model has a vision tower: an image changes the local read, and the same

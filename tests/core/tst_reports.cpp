@@ -12,6 +12,7 @@
 // Before Qt: the engine's structs have members named `slots`.
 #include "engine/engine.h"
 
+#include <QBuffer>
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -29,6 +30,7 @@
 #include "core/compare.h"
 #include "core/eval_report.h"
 #include "core/eval_runner.h"
+#include "core/images.h"
 #include "core/local_backend.h"
 #include "core/policy.h"
 #include "core/report.h"
@@ -94,6 +96,11 @@ std::vector<std::vector<std::string>> parse_csv(std::string text) {
     if (rows.back().empty()) rows.pop_back();
     return rows;
 }
+
+// How an HTML report may refer to an image: inline, as a data: URI of an accepted type.
+const std::string kInlineImage[] = {" src=\"data:image/png;base64,",
+                                    " src=\"data:image/jpeg;base64,",
+                                    " src=\"data:image/webp;base64,"};
 
 // Every element of the HTML carrying data-ptr: pointer, data-value and its text. Fails the
 // test (through `error`) when the document is not well-formed.
@@ -237,7 +244,14 @@ class TestReports : public QObject {
                          (m.ptr + ": shows '" + m.text + "' for " + v.dump()).c_str());
             }
             QVERIFY(html.find("<script") == std::string::npos);
-            QVERIFY(html.find(" src=") == std::string::npos);
+            // Self-contained: the only sources are the decision's images, inline as data: URIs.
+            for (size_t at = html.find(" src="); at != std::string::npos;
+                 at = html.find(" src=", at + 1))
+                QVERIFY2(std::any_of(std::begin(kInlineImage), std::end(kInlineImage),
+                                     [&](const std::string& p) {
+                                         return html.compare(at, p.size(), p) == 0;
+                                     }),
+                         html.substr(at, 40).c_str());
             QVERIFY(html.find(" href=") == std::string::npos);
             QVERIFY(html.find("<svg") != std::string::npos);
             QVERIFY(html.find("prefers-color-scheme: dark") != std::string::npos);
@@ -372,6 +386,74 @@ class TestReports : public QObject {
         QVERIFY(text.contains(QStringLiteral("Noise draws")));
         QVERIFY(text.contains(QStringLiteral("Canvas width")));
         screenshotHtml("decision");
+    }
+
+    // A decision about images: the report shows each one (HTML inline, PDF painted), lists its
+    // facts in the data, and names a file by its name and a URL without its credentials.
+    void decisionReportWithImages() {
+        auto png = [](QColor colour, int w, int h) {
+            QImage image(w, h, QImage::Format_RGB888);
+            image.fill(colour);
+            QByteArray bytes;
+            QBuffer buffer(&bytes);
+            buffer.open(QIODevice::WriteOnly);
+            image.save(&buffer, "PNG");
+            return bytes.toStdString();
+        };
+        auto red = core::image_from_bytes(png(QColor(255, 0, 0), 48, 32),
+                                          "/home/someone/xq7private/red.png");
+        auto blue =
+            core::image_from_bytes(png(QColor(0, 0, 255), 24, 24),
+                                   "https://user:hunter2@img.example/frames/b.png?sig=s3cr3t#x");
+        QVERIFY(red && blue);
+        core::DecideRequest request{schema_, state_, 11};
+        request.images = {*red, *blue};
+        auto d = backend_->decide(request, {}, {});
+        QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
+        rep::DecisionInput in;
+        in.policy = {"support_triage", ":/templates/support_triage.json.tmpl"};
+        in.schema = schema_;
+        in.decision = *d;
+        in.provenance = provenance();
+        in.images = request.images;
+        const rep::Report report = rep::decision_report(in);
+        const json data = writeAndCheckAll(report, "decision-images");
+        if (QTest::currentTestFailed()) return;
+
+        QCOMPARE(data["images"].size(), size_t(2));
+        QCOMPARE(data["images"][0]["name"], json("red.png"));
+        QCOMPARE(data["images"][1]["name"], json("https://img.example/frames/b.png"));
+        QCOMPARE(data["images"][0]["width"], json(48));
+        QCOMPARE(data["images"][0]["height"], json(32));
+        QCOMPARE(data["images"][1]["mime"], json("image/png"));
+        QCOMPARE(data["images"][0]["bytes"], json(red->bytes.size()));
+        QCOMPARE(data["images"][0]["sha256"], json(ev::sha256_hex(red->bytes)));
+
+        const std::string html = slurp(tmp_.filePath("decision-images.html"));
+        for (const auto& img : request.images)
+            QVERIFY(html.find("src=\"data:image/png;base64," + core::base64_encode(img.bytes) +
+                              "\"") != std::string::npos);
+        for (const char* ext : {"json", "html", "csv"}) {
+            const std::string text = slurp(tmp_.filePath(QStringLiteral("decision-images.") + ext));
+            for (const char* secret : {"hunter2", "s3cr3t", "xq7private"})
+                QVERIFY2(text.find(secret) == std::string::npos, ext);
+        }
+        QVERIFY(
+            !pdftotext(tmp_.filePath("decision-images.pdf")).contains(QStringLiteral("hunter2")));
+
+        // The PDF paints the pictures: its first page has the red image's pixels, and both
+        // colours appear on the pages the preview renders.
+        const auto pages = rep::render_pages(report, rep::PageSize::A4, 72);
+        auto has = [&](QColor want) {
+            for (const QImage& page : pages)
+                for (int y = 0; y < page.height(); y += 2)
+                    for (int x = 0; x < page.width(); x += 2)
+                        if (page.pixelColor(x, y) == want) return true;
+            return false;
+        };
+        QVERIFY(has(QColor(255, 0, 0)));
+        QVERIFY(has(QColor(0, 0, 255)));
+        screenshotHtml("decision-images");
     }
 
     void comparisonReport() {

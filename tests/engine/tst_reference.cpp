@@ -31,6 +31,7 @@
 #include "engine/engine.h"
 #include "engine/tiny_model.h"
 #include "engine/tokenizer.h"
+#include "reference_request.h"
 
 namespace fs = std::filesystem;
 using engine::TokenId;
@@ -95,31 +96,8 @@ double max_abs_diff(const std::vector<float>& a, const std::vector<float>& b) {
     return m;
 }
 
-// The reference's request: prompt ids, canvas rows and their slots (positions and label ids).
-QJsonObject request_json(const engine::SlotReadRequest& request) {
-    QJsonArray prompt, canvases, all_slots;
-    for (TokenId t : request.prompt_ids) prompt.append(t);
-    for (const auto& row : request.rows) {
-        QJsonArray ids, row_slots;
-        for (TokenId t : row.ids) ids.append(t);
-        canvases.append(ids);
-        for (const auto& s : row.slots) {
-            QJsonArray labels;
-            for (TokenId t : s.label_ids) labels.append(t);
-            row_slots.append(QJsonObject{{"pos", s.pos}, {"label_ids", labels}});
-        }
-        all_slots.append(row_slots);
-    }
-    return QJsonObject{{"prompt_ids", prompt}, {"canvases", canvases}, {"slots", all_slots}};
-}
-
-std::vector<float> slot_logprobs_of(const engine::SlotReadResult& r) {
-    std::vector<float> v;
-    for (const auto& row : r.rows)
-        for (const auto& slot : row)
-            for (float lp : slot.label_logprobs) v.push_back(lp);
-    return v;
-}
+using reference_test::request_json;
+using reference_test::slot_logprobs_of;
 
 }  // namespace
 

@@ -21,12 +21,15 @@
 
 #include "engine/engine.h"
 #include "engine/tiny_model.h"
+#include "reference_request.h"
 #include "vision/image_preprocess.h"
 
 namespace fs = std::filesystem;
 using engine::TokenId;
 
 namespace {
+
+using reference_test::slot_logprobs_of;
 
 constexpr double kTolerance = 1e-4;
 const char* const kPython = "/usr/bin/python3";
@@ -66,31 +69,12 @@ engine::SlotReadRequest slot_request(std::vector<TokenId> prompt) {
     return r;
 }
 
-std::vector<float> logprobs(const engine::SlotReadResult& r) {
-    std::vector<float> v;
-    for (const auto& row : r.rows)
-        for (const auto& s : row)
-            for (float lp : s.label_logprobs) v.push_back(lp);
-    return v;
-}
-
 // Runs the PyTorch reference on `r` (images written as raw RGB files into `tmp`); returns its slot
 // label log-probabilities, empty on failure.
 std::vector<float> reference(const engine::SlotReadRequest& r, QTemporaryDir& tmp_,
                              const fs::path& model_dir_) {
-    QJsonArray prompt, canvases, slot_list, images;
-    for (TokenId t : r.prompt_ids) prompt.append(t);
-    for (const auto& row : r.rows) {
-        QJsonArray ids, rs;
-        for (TokenId t : row.ids) ids.append(t);
-        canvases.append(ids);
-        for (const auto& s : row.slots) {
-            QJsonArray l;
-            for (TokenId t : s.label_ids) l.append(t);
-            rs.append(QJsonObject{{"pos", s.pos}, {"label_ids", l}});
-        }
-        slot_list.append(rs);
-    }
+    QJsonObject req = reference_test::request_json(r);
+    QJsonArray images;
     for (size_t i = 0; i < r.images.size(); ++i) {
         const QString name = QString("image%1.rgb").arg(i);
         QFile f(tmp_.filePath(name));
@@ -100,11 +84,8 @@ std::vector<float> reference(const engine::SlotReadRequest& r, QTemporaryDir& tm
         images.append(QJsonObject{
             {"width", r.images[i].width}, {"height", r.images[i].height}, {"rgb", name}});
     }
-    QJsonObject req{{"prompt_ids", prompt},
-                    {"canvases", canvases},
-                    {"slots", slot_list},
-                    {"images", images},
-                    {"full_logits", false}};
+    req["images"] = images;
+    req["full_logits"] = false;
     QFile rf(tmp_.filePath("vision-request.json"));
     if (!rf.open(QIODevice::WriteOnly)) return {};
     rf.write(QJsonDocument(req).toJson());
@@ -294,7 +275,7 @@ class TestVision : public QObject {
         auto rb = engine_->read_slots(b, {});
         QVERIFY2(ra.ok(), ra.ok() ? "" : ra.error().message.c_str());
         QVERIFY(rb.ok());
-        const auto la = logprobs(*ra), lb = logprobs(*rb);
+        const auto la = slot_logprobs_of(*ra), lb = slot_logprobs_of(*rb);
         double d = 0;
         for (size_t i = 0; i < la.size(); ++i) d = std::max(d, std::fabs(double(la[i]) - lb[i]));
         QVERIFY2(d > 1e-3, qPrintable(QString("images differ but log-probs moved %1").arg(d)));
@@ -316,10 +297,10 @@ class TestVision : public QObject {
         auto engine_read = engine_->read_slots(request, {});
         QVERIFY2(engine_read.ok(), engine_read.ok() ? "" : engine_read.error().message.c_str());
         const auto ref = reference(request, tmp_, model_dir_);
-        QCOMPARE(ref.size(), logprobs(*engine_read).size());
+        QCOMPARE(ref.size(), slot_logprobs_of(*engine_read).size());
         double d = 0;
         for (size_t i = 0; i < ref.size(); ++i)
-            d = std::max(d, std::fabs(double(ref[i]) - logprobs(*engine_read)[i]));
+            d = std::max(d, std::fabs(double(ref[i]) - slot_logprobs_of(*engine_read)[i]));
         qInfo("slot log-probs with two images: max |engine - reference| = %.3g", d);
         QVERIFY2(d <= kTolerance, qPrintable(QString("max abs difference %1").arg(d)));
 
@@ -330,7 +311,7 @@ class TestVision : public QObject {
         QVERIFY(off.ok());
         double moved = 0;
         for (size_t i = 0; i < ref.size(); ++i)
-            moved = std::max(moved, std::fabs(double(ref[i]) - logprobs(*off)[i]));
+            moved = std::max(moved, std::fabs(double(ref[i]) - slot_logprobs_of(*off)[i]));
         QVERIFY2(moved > kTolerance, qPrintable(QString("a changed pixel moved %1").arg(moved)));
     }
 };

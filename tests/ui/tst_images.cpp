@@ -127,6 +127,24 @@ class ImagesTest : public QObject {
             qPrintable(
                 window.resultsView()->findChild<QLabel*>(QStringLiteral("runStatus"))->text()));
         QCOMPARE(window.resultsView()->cards().size(), 3);
+
+        // With the model loaded, the chip says how many soft tokens it reads for the image.
+        if (QFile::exists(QStringLiteral(DS_TOKENIZER_JSON))) {
+            ui::TokenFlow* prompt = window.canvasView()->promptFlow();
+            const ui::TokenChip* chip = nullptr;
+            QTRY_VERIFY([&] {
+                for (const auto& c : prompt->chips())
+                    if (c.image) chip = &c;
+                return chip && chip->image_tokens > 0;
+            }());
+            QCOMPARE(chip->text, QStringLiteral("image 1 · %1 tokens").arg(chip->image_tokens));
+        }
+        // The run's report shows the image it read.
+        const auto report = window.decisionReport();
+        QVERIFY(report.has_value());
+        QCOMPARE(report->data["images"].size(), size_t(1));
+        QCOMPARE(report->data["images"][0]["name"].get<std::string>(), std::string("frame1.png"));
+        QCOMPARE(report->data["images"][0]["width"].get<int>(), 40);
     }
 };
 

@@ -136,35 +136,28 @@ std::vector<TokenChip> CanvasModel::promptChips() const {
         c.special = tokenizer_ && tokenizer_->is_special(ids[i]);
         chips.push_back(c);
     }
-    if (images_.isEmpty()) return chips;
-    // The images open the user turn: after the first "<|turn>user" line.
-    size_t at = 0;
-    for (size_t i = 0; i + 2 < ids.size(); ++i)
-        if (ids[i] == engine::tokens::kTurnOpen && chips[i + 1].text == QLatin1String("user")) {
-            at = i + 2;
-            while (at < ids.size() && ids[at] != engine::tokens::kNewline) ++at;
-            at = std::min(at + 1, ids.size());
-            break;
-        }
+    if (images_.isEmpty() || !tokenizer_) return chips;
+    const size_t at = core::image_run_position(ids, *tokenizer_);
     std::vector<TokenChip> images;
     for (int k = 0; k < images_.size(); ++k) {
         TokenChip c;
         c.position = int(at);
         c.image = true;
-        c.image_tokens = image_tokens_;
+        c.image_tokens = size_t(k) < image_tokens_.size() ? image_tokens_[size_t(k)] : 0;
         c.question = images_[k];
-        c.text = image_tokens_ > 0 ? tr("image %1 · %n token(s)", nullptr, image_tokens_).arg(k + 1)
-                                   : tr("image %1").arg(k + 1);
+        c.text = c.image_tokens > 0
+                     ? tr("image %1 · %n token(s)", nullptr, c.image_tokens).arg(k + 1)
+                     : tr("image %1").arg(k + 1);
         images.push_back(c);
     }
     chips.insert(chips.begin() + std::ptrdiff_t(at), images.begin(), images.end());
     return chips;
 }
 
-void CanvasModel::setImages(QStringList sources, int tokens_per_image) {
-    if (sources == images_ && tokens_per_image == image_tokens_) return;
+void CanvasModel::setImages(QStringList sources, std::vector<int> soft_tokens) {
+    if (sources == images_ && soft_tokens == image_tokens_) return;
     images_ = std::move(sources);
-    image_tokens_ = tokens_per_image;
+    image_tokens_ = std::move(soft_tokens);
     Q_EMIT planChanged();
 }
 

@@ -46,9 +46,9 @@ class CanvasModel : public QObject {
     // it, before the canvas. Cleared when the policy or its state changes.
     void setThought(std::vector<int32_t> ids);
     // The decision's images (file names or URLs, in order): one chip each in the prompt, at
-    // the start of the user turn where the chat template places them; `tokens_per_image` is
-    // the soft tokens the model reads per image (0 when not known here).
-    void setImages(QStringList sources, int tokens_per_image);
+    // the start of the user turn where the chat template places them; `soft_tokens` has, per
+    // image, how many soft tokens the model reads for it (0 or missing: not known here).
+    void setImages(QStringList sources, std::vector<int> soft_tokens = {});
     bool hasThought() const { return !thought_.empty(); }
     int draw() const { return draw_; }
     void setDebounceMs(int ms) { timer_.setInterval(ms); }
@@ -82,7 +82,7 @@ class CanvasModel : public QObject {
     int draw_ = 0;
     std::vector<int32_t> thought_;
     QStringList images_;
-    int image_tokens_ = 0;
+    std::vector<int> image_tokens_;
     std::optional<core::CanvasPlan> plan_;
     QString error_;
     QTimer timer_;

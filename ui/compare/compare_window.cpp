@@ -387,7 +387,8 @@ bool CompareWindow::start(std::shared_ptr<core::Backend> backend, core::DecideRe
     running_source_ = {{policy.toStdString(), policy_file.toStdString()},
                        request.schema,
                        variables.is_object() ? variables : nlohmann::json::object(),
-                       backend->describe()};
+                       backend->describe(),
+                       request.images};
     title_->setText(tr("<b>%1</b> — slot readout vs generative JSON on %2")
                         .arg(policy.toHtmlEscaped(), endpoint.toHtmlEscaped()));
     setWindowTitle(tr("Compare %1 — Decision Studio").arg(policy));
@@ -572,6 +573,7 @@ std::optional<core::report::Report> CompareWindow::comparisonReport() const {
     input.schema = shown_source_->schema;
     input.variables = shown_source_->variables;
     input.comparison = model_->comparison();
+    input.images = shown_source_->images;
     const std::string model = input.comparison.slot         ? input.comparison.slot->model
                               : input.comparison.generation ? input.comparison.generation->model
                                                             : std::string();

@@ -103,6 +103,7 @@ class CompareWindow : public QWidget {
         core::Schema schema;
         nlohmann::json variables = nlohmann::json::object();
         std::string endpoint;  // Backend::describe()
+        std::vector<core::ImageInput> images;
     };
     ReportSource running_source_;
     std::optional<ReportSource> shown_source_;

@@ -42,6 +42,8 @@ struct GenerateRequest {
     // Wall-time bound in seconds (0: none); a generation cut by it ends with finish_reason
     // "time_limit" (backends that cannot bound time ignore it).
     double time_limit_s = 0;
+    // Images the first user message carries before its text (as a decision's), in order.
+    std::vector<ImageInput> images = {};
 };
 
 struct Progress {
@@ -70,6 +72,13 @@ class Backend {
     virtual Result<Generation> generate(const GenerateRequest& request, const ProgressFn& progress,
                                         const CancelToken& cancel) = 0;
     virtual Result<HealthInfo> health(const CancelToken& cancel) = 0;
+    // How many soft tokens this backend's model reads for an image of this size, where it can
+    // say without a request (the local engine with a vision tower); nullopt otherwise.
+    virtual std::optional<int> image_soft_tokens(int width, int height) const {
+        (void)width;
+        (void)height;
+        return std::nullopt;
+    }
 };
 
 }  // namespace core

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -70,7 +71,11 @@ struct PlanOptions {
     TokenId boi_id = 255999, image_id = 258880, eoi_id = 258882;
 };
 
-// Puts the image runs into a rendered prompt, right after its first "<|turn>user" line.
+// Where a rendered prompt takes its images: right after its first "<|turn>user" line, as the chat
+// template places them (0 when it has no user turn).
+size_t image_run_position(std::span<const TokenId> prompt_ids, const engine::Tokenizer& tokenizer);
+
+// Puts the image runs into a rendered prompt at image_run_position().
 void insert_image_runs(std::vector<TokenId>& prompt_ids, const engine::Tokenizer& tokenizer,
                        const PlanOptions& options);
 

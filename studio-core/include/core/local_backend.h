@@ -33,6 +33,7 @@ class LocalBackend : public Backend {
     Result<HealthInfo> health(const CancelToken& cancel) override;
 
     engine::Engine& engine() { return *engine_; }
+    std::optional<int> image_soft_tokens(int width, int height) const override;
 
   private:
     std::unique_ptr<engine::Engine> engine_;

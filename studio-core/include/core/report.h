@@ -30,6 +30,7 @@
 #include "core/eval_runner.h"
 #include "core/eval_score.h"
 #include "core/eval_suite.h"
+#include "core/images.h"
 #include "core/schema.h"
 
 class QImage;
@@ -140,6 +141,15 @@ struct Table {
     std::vector<std::vector<std::string>> cell_ptrs;
 };
 
+// An image the decision read (video frames are several), shown where the report has room: the
+// HTML inlines it as a data: URI (still one file), the PDF paints it, the JSON keeps its facts.
+struct ReportImage {
+    std::string name;   // the file name, or the URL without its query ("data: URI" for one)
+    std::string mime;   // image/png, image/jpeg, image/webp
+    std::string bytes;  // the encoded file
+    int width = 0, height = 0;
+};
+
 struct Section {
     std::string title;
     std::string text;  // a paragraph (plain text)
@@ -147,6 +157,7 @@ struct Section {
     std::vector<QuestionBlock> questions;
     std::vector<ReportChart> charts;
     std::vector<Table> tables;
+    std::vector<ReportImage> images;
 };
 
 enum class Kind { Decision, Comparison, Bench };
@@ -185,6 +196,7 @@ struct DecisionInput {
     Decision decision;
     std::optional<CanvasSummary> canvas;
     Provenance provenance;
+    std::vector<ImageInput> images = {};  // what the decision read, in order
 };
 Report decision_report(const DecisionInput& input);
 
@@ -194,6 +206,7 @@ struct ComparisonInput {
     nlohmann::json variables = nlohmann::json::object();
     compare::Comparison comparison;
     Provenance provenance;
+    std::vector<ImageInput> images = {};
 };
 Report comparison_report(const ComparisonInput& input);
 

@@ -123,6 +123,7 @@ Comparison run_comparison(Backend& backend, const DecideRequest& request,
 
     GenerateRequest ask = generative_request(request.schema, request.state, request.seed);
     if (options.max_tokens > 0) ask.max_tokens = options.max_tokens;
+    ask.images = request.images;  // both sides read what the decision is about
     t0 = std::chrono::steady_clock::now();
     Result<Generation> generation = cancel.cancelled() ? Result<Generation>(engine::cancelled())
                                                        : backend.generate(ask, progress, cancel);

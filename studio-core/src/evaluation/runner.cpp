@@ -569,6 +569,7 @@ Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progr
                     compare::generative_request(request.schema, request.state, rec.seed);
                 if (settings_.generative_max_tokens > 0)
                     ask.max_tokens = settings_.generative_max_tokens;
+                ask.images = request.images;  // image suites: both modes see the item's images
                 GenerativeRecord g;
                 int attempts = 0;
                 auto r = with_retries(

@@ -131,13 +131,36 @@ Result<HttpResponse> RemoteBackend::post(const std::string& url, const std::stri
     return r;
 }
 
+namespace {
+
+// A user message's content: the text alone, or image_url parts (data: URIs) before the text, as
+// dgem's client sends them.
+ojson user_content(ojson text, const std::vector<ImageInput>& images) {
+    if (images.empty()) return text;
+    ojson parts = ojson::array();
+    for (const ImageInput& image : images)
+        parts.push_back({{"type", "image_url"}, {"image_url", {{"url", data_uri(image)}}}});
+    parts.push_back({{"type", "text"}, {"text", std::move(text)}});
+    return parts;
+}
+
+}  // namespace
+
 Result<Generation> RemoteBackend::generate(const GenerateRequest& request,
                                            const ProgressFn& progress, const CancelToken& cancel) {
     ojson body;
     if (!options_.model.empty()) body["model"] = options_.model;
     body["messages"] = ojson::array();
-    for (const auto& m : request.messages)
-        body["messages"].push_back({{"role", m.role}, {"content", m.content}});
+    bool images_placed = false;
+    for (const auto& m : request.messages) {
+        const bool first_user = m.role == "user" && !images_placed;
+        images_placed = images_placed || first_user;
+        body["messages"].push_back(
+            {{"role", m.role},
+             {"content", first_user ? user_content(m.content, request.images) : ojson(m.content)}});
+    }
+    if (!request.images.empty() && !images_placed)
+        return engine::bad_input("images: the generation has no user message to carry them");
     body["max_tokens"] = request.max_tokens;
     body["seed"] = request.seed;
     if (request.temperature) body["temperature"] = *request.temperature;
@@ -329,17 +352,10 @@ Result<Decision> DgemChatBackend::decide(const DecideRequest& request, const Pro
     ojson body;
     if (!options_.model.empty()) body["model"] = options_.model;
     // Images go before the state text, as dgem's client places them.
-    ojson user_content = state_json_text(request.state);
-    if (!request.images.empty()) {
-        ojson parts = ojson::array();
-        for (const ImageInput& image : request.images)
-            parts.push_back({{"type", "image_url"}, {"image_url", {{"url", data_uri(image)}}}});
-        parts.push_back({{"type", "text"}, {"text", user_content}});
-        user_content = std::move(parts);
-    }
-    body["messages"] =
-        ojson::array({ojson{{"role", "system"}, {"content", schema_to_json(request.schema).dump()}},
-                      ojson{{"role", "user"}, {"content", std::move(user_content)}}});
+    body["messages"] = ojson::array(
+        {ojson{{"role", "system"}, {"content", schema_to_json(request.schema).dump()}},
+         ojson{{"role", "user"},
+               {"content", user_content(state_json_text(request.state), request.images)}}});
     body["seed"] = request.seed;
     const std::string url = chat_completions_url(options_.url);
     report(progress, "waiting for server");

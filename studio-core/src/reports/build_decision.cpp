@@ -2,7 +2,9 @@
 // built from the values the results and Compare views show.
 
 #include <cmath>
+#include <filesystem>
 
+#include "core/eval_suite.h"
 #include "core/read_stats.h"
 #include "report_internal.h"
 
@@ -172,10 +174,64 @@ void add_answers(Report& r, const Decision& d, const Schema& schema, const std::
     (void)item;
 }
 
-// A report about one policy: provenance, the policy and its variables (data and sections).
+// How a report names an image: a file by its name (not the folders it sits in), a URL without
+// its user, query and fragment (they may carry credentials), a data: URI as such.
+std::string image_name(const std::string& source) {
+    const auto scheme = source.find("://");
+    if (source.rfind("http://", 0) == 0 || source.rfind("https://", 0) == 0) {
+        std::string rest = source.substr(scheme + 3);
+        rest = rest.substr(0, rest.find_first_of("?#"));
+        const auto slash = rest.find('/');
+        const auto at = rest.rfind('@', slash);
+        if (at != std::string::npos) rest = rest.substr(at + 1);
+        return source.substr(0, scheme + 3) + rest;
+    }
+    if (source.rfind("data:", 0) == 0 || source == "data: URI") return "data: URI";
+    const std::string file = std::filesystem::path(source).filename().string();
+    return file.empty() ? source : file;
+}
+
+// The images a decision read: their facts in the data ("images") and a section that shows them.
+void add_image_section(Report& r, const std::vector<ImageInput>& images) {
+    if (images.empty()) return;
+    Section s;
+    s.title = images.size() == 1 ? "Image" : "Images";
+    if (images.size() > 1) s.text = "Read in this order (video frames in sequence).";
+    Table t;
+    t.columns = {"#", "Image", "Type", "Pixels", "Bytes", "SHA-256"};
+    t.numeric_columns = {0, 4};
+    ojson list = ojson::array();
+    for (size_t i = 0; i < images.size(); ++i) {
+        const ImageInput& in = images[i];
+        ReportImage img{image_name(in.source), in.mime, in.bytes, 0, 0};
+        if (auto decoded = decode_image(in)) {
+            img.width = decoded->width;
+            img.height = decoded->height;
+        }
+        const std::string sha = eval::sha256_hex(in.bytes);
+        list.push_back({{"name", img.name},
+                        {"mime", img.mime},
+                        {"bytes", in.bytes.size()},
+                        {"width", img.width},
+                        {"height", img.height},
+                        {"sha256", sha}});
+        const std::string ptr = "/images/" + std::to_string(i);
+        t.rows.push_back({std::to_string(i + 1), img.name, img.mime,
+                          std::to_string(img.width) + " \u00d7 " + std::to_string(img.height),
+                          std::to_string(in.bytes.size()), sha});
+        t.cell_ptrs.push_back({"", "", "", "", ptr + "/bytes", ""});
+        s.images.push_back(std::move(img));
+    }
+    r.data["images"] = std::move(list);
+    s.tables.push_back(std::move(t));
+    r.sections.push_back(std::move(s));
+}
+
+// A report about one policy: provenance, the policy, its variables and the images the decision
+// read (data and sections).
 Report policy_report(Kind kind, std::string title, const Provenance& provenance,
                      const PolicyInfo& policy, const Schema& schema,
-                     const nlohmann::json& variables) {
+                     const nlohmann::json& variables, const std::vector<ImageInput>& images) {
     Report r;
     r.kind = kind;
     r.title = std::move(title);
@@ -184,6 +240,7 @@ Report policy_report(Kind kind, std::string title, const Provenance& provenance,
     r.data["policy"] = policy_json(policy, schema);
     r.data["variables"] = variables.is_object() ? variables : nlohmann::json::object();
     add_policy_sections(r, policy, schema, variables);
+    add_image_section(r, images);
     return r;
 }
 
@@ -205,7 +262,7 @@ const QuestionBlock* block_for(const Report& r, const std::string& id) {
 
 Report decision_report(const DecisionInput& in) {
     Report r = policy_report(Kind::Decision, "Decision: " + in.policy.name, in.provenance,
-                             in.policy, in.schema, in.variables);
+                             in.policy, in.schema, in.variables, in.images);
 
     const Decision& d = in.decision;
     const CanvasSummary c = summary_or(in.canvas, d);
@@ -262,7 +319,7 @@ Report decision_report(const DecisionInput& in) {
 Report comparison_report(const ComparisonInput& in) {
     const compare::Comparison& c = in.comparison;
     Report r = policy_report(Kind::Comparison, "Slot vs generative: " + in.policy.name,
-                             in.provenance, in.policy, in.schema, in.variables);
+                             in.provenance, in.policy, in.schema, in.variables, in.images);
     r.data["comparison"] = ojson(c.to_json());
     r.data["latency_ratio"] = c.latency_ratio();
 

@@ -4,6 +4,7 @@
 
 #include <QString>
 
+#include "core/images.h"
 #include "core/json_input.h"
 #include "report_internal.h"
 
@@ -76,6 +77,10 @@ th { background: var(--card); } td.num { text-align: right; font-variant-numeric
 .chart, .question { background: var(--card); border-radius: 6px; padding: .6em; margin: .6em 0; }
 .chart svg, .question svg { width: 100%; height: auto; display: block; }
 .question table { margin: .4em 0 0; }
+.images { display: flex; flex-wrap: wrap; gap: .6em; margin: .6em 0; }
+.images figure { margin: 0; background: var(--card); border-radius: 6px; padding: .4em; }
+.images img { display: block; max-width: 300px; max-height: 240px; width: auto; height: auto; }
+.images figcaption { color: var(--muted); font-size: .85em; margin-top: .3em; }
 pre { white-space: pre-wrap; background: var(--card); padding: .6em; border-radius: 6px; }
 footer { color: var(--muted); font-size: .85em; border-top: 1px solid var(--line); margin-top: 2em;
          padding-top: .5em; }
@@ -150,6 +155,25 @@ void question_html(std::string& out, const Report& r, const QuestionBlock& b) {
            "</span> over " + std::to_string(b.draws.size()) + " draws.</p>\n</div>\n";
 }
 
+// The images inline, as data: URIs, so the file stays self-contained.
+void images_html(std::string& out, const std::vector<ReportImage>& images) {
+    if (images.empty()) return;
+    out += "<div class=\"images\">\n";
+    for (const auto& img : images) {
+        const std::string size = img.width > 0
+                                     ? " width=\"" + std::to_string(img.width) + "\" height=\"" +
+                                           std::to_string(img.height) + "\""
+                                     : "";
+        out += "<figure><img src=\"data:" + esc(img.mime) + ";base64," + base64_encode(img.bytes) +
+               "\" alt=\"" + esc(img.name) + "\"" + size + "/><figcaption>" + esc(img.name) +
+               (img.width > 0 ? ", " + std::to_string(img.width) + " \u00d7 " +
+                                    std::to_string(img.height) + " px"
+                              : "") +
+               "</figcaption></figure>\n";
+    }
+    out += "</div>\n";
+}
+
 }  // namespace
 
 std::string to_html(const Report& r) {
@@ -172,6 +196,7 @@ std::string to_html(const Report& r) {
             out += pre ? "<pre>" + esc(s.text) + "</pre>\n" : "<p>" + esc(s.text) + "</p>\n";
         }
         facts_html(out, r, s.facts);
+        images_html(out, s.images);
         for (const auto& c : s.charts) {
             const int h = static_cast<int>(detail::chart_height(c, 900));
             out += "<div class=\"chart\">" + chart_svg(c, 900, h) + "</div>\n";

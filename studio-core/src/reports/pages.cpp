@@ -162,6 +162,7 @@ class PageFlow {
             y_ += 6;
         }
         facts(s.facts);
+        images(s.images);
         for (const auto& c : s.charts) {
             const double h = detail::chart_height(c, width());
             ensure(h);
@@ -175,6 +176,44 @@ class PageFlow {
             y_ += h + 10;
         }
         for (const auto& t : s.tables) table(t);
+    }
+
+    // Thumbnails in rows, each fitted into one box with its name below.
+    void images(const std::vector<ReportImage>& images) {
+        if (images.empty()) return;
+        constexpr double kBoxW = 160, kBoxH = 130, kGap = 10;
+        const QFont f = font_of(7);
+        const QFontMetricsF fm = metrics(f);
+        const double cell_h = kBoxH + fm.height() + 4;
+        double x = 0;
+        ensure(cell_h);
+        for (const auto& img : images) {
+            if (x > 0 && x + kBoxW > width()) {
+                x = 0;
+                y_ += cell_h + kGap;
+                ensure(cell_h);
+            }
+            if (p_) {
+                const QImage pic = QImage::fromData(QByteArray::fromRawData(
+                    img.bytes.data(), static_cast<qsizetype>(img.bytes.size())));
+                if (!pic.isNull()) {
+                    const QSizeF fit = QSizeF(pic.size()).scaled(kBoxW, kBoxH, Qt::KeepAspectRatio);
+                    p_->drawImage(QRectF(kMargin + x, y_, fit.width(), fit.height()), pic);
+                } else {  // a format this Qt cannot decode: say so where the picture would be
+                    p_->setPen(QPen(QColor(180, 180, 180), 0.5));
+                    p_->drawRect(QRectF(kMargin + x, y_, kBoxW, kBoxH));
+                    p_->setFont(f);
+                    p_->drawText(QRectF(kMargin + x, y_, kBoxW, kBoxH), Qt::AlignCenter,
+                                 q(img.mime + ": no preview"));
+                }
+                p_->setFont(f);
+                p_->setPen(QColor(100, 100, 100));
+                p_->drawText(QPointF(kMargin + x, y_ + kBoxH + 2 + fm.ascent()),
+                             fm.elidedText(q(img.name), Qt::ElideMiddle, kBoxW));
+            }
+            x += kBoxW + kGap;
+        }
+        y_ += cell_h + kGap;
     }
 
     void facts(const std::vector<Fact>& facts) {

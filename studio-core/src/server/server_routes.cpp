@@ -305,24 +305,7 @@ void Routes::decision_form(const ojson& body, const ojson& schema_in,
     if (!seed) return;
 
     DecideRequest request{std::move(*schema), std::move(state), *seed, std::move(images)};
-    if (engine_ && options_.max_model_len > 0) {
-        PlanOptions po;
-        po.canvas_length = engine_->info().canvas_length;
-        po.seed = request.seed;
-        auto plan = build_plan(request.schema, request.state, engine_->tokenizer(), po);
-        if (!plan) return reply_error(res, 400, plan.error().message);
-        for (const auto& g : plan->groups)
-            if (static_cast<int>(g.prompt_ids.size()) + request.schema.think + g.width >
-                options_.max_model_len)
-                return reply_error(
-                    res, 400,
-                    "prompt of " + std::to_string(g.prompt_ids.size()) + " tokens" +
-                        (request.schema.think > 0
-                             ? ", a thought of up to " + std::to_string(request.schema.think)
-                             : std::string()) +
-                        " plus a canvas of " + std::to_string(g.width) +
-                        " exceeds MAX_MODEL_LEN=" + std::to_string(options_.max_model_len));
-    }
+    if (auto over = over_model_len(request)) return reply_error(res, 400, *over);
     auto admission = admit(res);
     if (!admission) return;
     const auto started = std::chrono::steady_clock::now();
@@ -351,11 +334,24 @@ void Routes::decision_form(const ojson& body, const ojson& schema_in,
 
 void Routes::generative_form(const ojson& body, httplib::Response& res) {
     GenerateRequest request;
-    for (const auto& m : body["messages"]) {
+    const ojson& messages = body["messages"];
+    bool seen_user = false;
+    for (size_t i = 0; i < messages.size(); ++i) {
+        const ojson& m = messages[i];
         bool has_image = false;
         std::string text = message_text(m, &has_image);
-        if (has_image)
-            return reply_error(res, 400, "image parts are not supported by this server's engine");
+        // Images open the first user turn (the engine places them there, as in a decision).
+        const bool first_user = role_of(m) == "user" && !seen_user;
+        seen_user = seen_user || first_user;
+        if (has_image && !first_user)
+            return reply_error(res, 400,
+                               "messages[" + std::to_string(i) +
+                                   "]: images are accepted in the first user message only");
+        if (has_image) {
+            auto images = images_of(m["content"], "messages[" + std::to_string(i) + "].content");
+            if (!images) return reply_error(res, 400, images.error().message);
+            request.images = std::move(*images);
+        }
         request.messages.push_back({role_of(m), text});
     }
     // MAX_TOKENS bounds what a request may ask for (check_chat_body) and what it gets without
@@ -375,12 +371,18 @@ void Routes::generative_form(const ojson& body, httplib::Response& res) {
                                body["stream_options"].is_object() &&
                                flag_of(body["stream_options"], "include_usage");
     if (engine_ && options_.max_model_len > 0) {
-        const size_t prompt = engine_->tokenizer().encode(render_chat(request.messages)).size();
+        auto runs = image_runs(request.images);
+        if (!runs) return reply_error(res, 400, runs.error().message);
+        size_t prompt = engine_->tokenizer().encode(render_chat(request.messages)).size();
+        for (int n : *runs) prompt += static_cast<size_t>(n) + 2;  // boi, soft tokens, eoi
         if (static_cast<int>(prompt) + request.max_tokens > options_.max_model_len)
-            return reply_error(res, 400,
-                               "prompt of " + std::to_string(prompt) + " tokens plus max_tokens " +
-                                   std::to_string(request.max_tokens) + " exceeds MAX_MODEL_LEN=" +
-                                   std::to_string(options_.max_model_len));
+            return reply_error(
+                res, 400,
+                "prompt of " + std::to_string(prompt) + " tokens" +
+                    (runs->empty() ? std::string()
+                                   : " (" + std::to_string(runs->size()) + " image(s) included)") +
+                    " plus max_tokens " + std::to_string(request.max_tokens) +
+                    " exceeds MAX_MODEL_LEN=" + std::to_string(options_.max_model_len));
     }
     auto admission = admit(res);
     if (!admission) return;
@@ -610,6 +612,46 @@ void Routes::structured_read(const ojson& body, httplib::Response& res) {
 }
 
 // ---------------------------------------------------------------------------------------------
+Result<std::vector<int>> Routes::image_runs(const std::vector<ImageInput>& images) const {
+    std::vector<int> runs;
+    // The images' soft tokens count, as the engine will place them; a model without a vision
+    // tower refuses images when it reads, with its own message.
+    if (!engine_ || engine_->info().image_tokens <= 0) return runs;
+    for (const ImageInput& image : images) {
+        auto decoded = decode_image(image);
+        if (!decoded) return decoded.error();
+        auto n = engine_->image_soft_tokens(decoded->width, decoded->height);
+        if (!n) return n.error();
+        runs.push_back(*n);
+    }
+    return runs;
+}
+
+std::optional<std::string> Routes::over_model_len(const DecideRequest& request) const {
+    if (!engine_ || options_.max_model_len <= 0) return std::nullopt;
+    PlanOptions po;
+    po.canvas_length = engine_->info().canvas_length;
+    po.seed = request.seed;
+    auto runs = image_runs(request.images);
+    if (!runs) return runs.error().message;
+    po.image_runs = std::move(*runs);
+    auto plan = build_plan(request.schema, request.state, engine_->tokenizer(), po);
+    if (!plan) return plan.error().message;
+    for (const auto& g : plan->groups)
+        if (static_cast<int>(g.prompt_ids.size()) + request.schema.think + g.width >
+            options_.max_model_len)
+            return "prompt of " + std::to_string(g.prompt_ids.size()) + " tokens" +
+                   (po.image_runs.empty()
+                        ? std::string()
+                        : " (" + std::to_string(po.image_runs.size()) + " image(s) included)") +
+                   (request.schema.think > 0
+                        ? ", a thought of up to " + std::to_string(request.schema.think)
+                        : std::string()) +
+                   " plus a canvas of " + std::to_string(g.width) +
+                   " exceeds MAX_MODEL_LEN=" + std::to_string(options_.max_model_len);
+    return std::nullopt;
+}
+
 // POST /v1/systemone
 
 void Routes::systemone(const httplib::Request& req, httplib::Response& res) {
@@ -648,6 +690,8 @@ void Routes::systemone(const httplib::Request& req, httplib::Response& res) {
     auto seed = seed_of(b, 42, res);
     if (!seed) return;
     DecideRequest request{std::move(*schema), b["state"], *seed, std::move(*images)};
+    if (auto over = over_model_len(request))
+        return reply_error(res, 422, *over, "validation_error");
 
     auto admission = admit(res);
     if (!admission) return;

@@ -26,6 +26,12 @@ class Routes {
     // A decision slot, or nullopt with the 503 reply already filled.
     std::optional<AdmissionGate::Ticket> admit(httplib::Response& res);
 
+    // Per image, the soft tokens the engine reads for it (none without an engine or a tower).
+    Result<std::vector<int>> image_runs(const std::vector<ImageInput>& images) const;
+    // Why a decision does not fit MAX_MODEL_LEN (the prompt with its images, a thought, the
+    // canvas), or nullopt when it fits or no limit applies.
+    std::optional<std::string> over_model_len(const DecideRequest& request) const;
+
     void decision_form(const nlohmann::ordered_json& body,
                        const nlohmann::ordered_json& schema_json, const std::string& state_text,
                        std::vector<ImageInput> images, httplib::Response& res);
