@@ -55,8 +55,6 @@ class TensorBinder {
         if (!error_.empty()) return;
         gate_up = quantized_view(p + "experts.gate_up_proj", {E, 2 * MI, H}, std::move(gu));
         down = quantized_view(p + "experts.down_proj", {E, H, MI}, std::move(dn));
-        params_[p + "experts.gate_up_proj"] = E * 2 * MI * H;
-        params_[p + "experts.down_proj"] = E * H * MI;
     }
 
     // Finds `name` and checks its shape; records the first problem.

@@ -223,8 +223,9 @@ bool ends_with(const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// Which tensors each format quantises, as the published checkpoints do: NVIDIA's NVFP4 Gemma 4
-// checkpoints the experts and the dense MLP; FP8 dynamic every decoder Linear but the router.
+// Which tensors each format quantises, as the published checkpoints do: the NVFP4 DiffusionGemma
+// checkpoint the experts (its 18.8 GB is the experts in NVFP4 and the rest in bf16); FP8 dynamic
+// every decoder Linear but the router.
 bool quantizes(model::WeightFormat format, const std::string& name) {
     const bool decoder_layer = name.rfind("model.decoder.layers.", 0) == 0;
     const bool experts =
@@ -233,8 +234,7 @@ bool quantizes(model::WeightFormat format, const std::string& name) {
         case model::WeightFormat::BF16:
             return false;
         case model::WeightFormat::NVFP4:
-            return decoder_layer && (experts || (name.find(".mlp.") != std::string::npos &&
-                                                 ends_with(name, ".weight")));
+            return decoder_layer && experts;
         case model::WeightFormat::FP8:
             return name.rfind("model.decoder.", 0) == 0 &&
                    (experts || ends_with(name, "_proj.weight"));
@@ -250,7 +250,7 @@ json quantization_config(model::WeightFormat format) {
                 {"kv_cache_quant_algo", nullptr},
                 {"producer", {{"name", "modelopt"}}},
                 {"ignore",
-                 {"lm_head", "model.decoder.embed_tokens*", "*self_attn*", "*router*",
+                 {"lm_head", "model.decoder.embed_tokens*", "*self_attn*", "*mlp.*", "*router*",
                   "model.decoder.self_conditioning*", "model.encoder.vision_tower*",
                   "model.encoder.embed_vision*"}}};
     return {{"quant_method", "compressed-tensors"},
