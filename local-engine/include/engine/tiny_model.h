@@ -22,8 +22,9 @@ struct TinyModelOptions {
     // published (other tensors bf16): "fp8" (compressed-tensors FP8 dynamic: every decoder
     // Linear but the router) or "nvfp4" (ModelOpt NVFP4: the experts and the dense MLP).
     std::string dtype = "f32";
-    // With fp8 / nvfp4: write the quantised model's values instead, dequantised, as F32 (experts
-    // fused, no quantization_config): the reference a loader of the quantised folder must match.
+    // With fp8 / nvfp4: the same model with each quantised weight replaced by its dequantised
+    // values as F32 (experts fused as in bf16 checkpoints, other tensors the same bf16, no
+    // quantization_config): the reference a loader of the quantised folder must match.
     bool dequantized_reference = false;
 };
 

@@ -202,7 +202,7 @@ Result<void> write_json(const std::filesystem::path& path, const json& j) {
 struct Storage {
     model::WeightFormat format = model::WeightFormat::BF16;  // BF16: nothing quantised
     bool quantized = false;   // packed weights and scales in the file
-    bool reference = false;   // the quantised values, dequantised, every tensor F32
+    bool reference = false;   // the quantised weights dequantised, as F32 (the rest unchanged)
     bool plain_bf16 = false;  // unquantised tensors as BF16 (else F32)
     const char* config_dtype() const { return plain_bf16 ? "bfloat16" : "float32"; }
 };
@@ -214,7 +214,7 @@ Storage storage_for(const std::string& dtype, bool reference) {
         s.format = dtype == "fp8" ? model::WeightFormat::FP8 : model::WeightFormat::NVFP4;
         s.reference = reference;
         s.quantized = !reference;
-        s.plain_bf16 = !reference;  // the published checkpoints keep the rest in bf16
+        s.plain_bf16 = true;  // the published checkpoints keep the rest in bf16
     }
     return s;
 }
@@ -415,14 +415,7 @@ std::vector<Module> modules_of(const std::string& name, const PendingTensor& t) 
 void lay_out(const std::string& name, const PendingTensor& t, const Storage& storage,
              std::map<std::string, OutTensor>& out) {
     if (!quantizes(storage.format, name)) {
-        if (!storage.reference) {
-            out[name] = {storage.plain_bf16 ? "BF16" : "F32", t.shape, &t.values, {}};
-            return;
-        }
-        std::vector<float> rounded(t.values.size());  // what the quantised folder's bf16 holds
-        for (size_t i = 0; i < rounded.size(); ++i)
-            rounded[i] = model::bf16_to_float(model::float_to_bf16(t.values[i]));
-        out[name] = {"F32", t.shape, nullptr, as_bytes(rounded)};
+        out[name] = {storage.plain_bf16 ? "BF16" : "F32", t.shape, &t.values, {}};
         return;
     }
     const int64_t cols = t.shape.back();
