@@ -14,8 +14,7 @@
 #include <random>
 
 #ifdef DS_HAVE_CUDA
-#include "cuda/cuda_util.h"
-#include "cuda/quantized_gemm.h"
+#include "cuda/quantized_check.h"
 #include "model/quantized.h"
 #endif
 
@@ -45,26 +44,9 @@ class TestCudaQuantized : public QObject {
     // y = x * W^T on the GPU for the quantised view `w`.
     std::vector<float> gpu_gemm(const engine::model::TensorView& w, const std::vector<uint16_t>& x,
                                 bool dynamic) {
-        using namespace engine::cuda;
-        DeviceQuantizedMatrix d;
-        auto up = upload_quantized(w, d);
-        if (!up) qFatal("upload: %s", up.error().message.c_str());
-        DeviceBuffer dx, dy, dq, ds;
-        if (!dx.allocate(x.size() * 2, "x") || !dy.allocate(size_t(kTokens) * kRows * 4, "y") ||
-            !dq.allocate(x.size(), "xq") || !ds.allocate(size_t(kTokens) * 4, "x scale"))
-            qFatal("allocation failed");
-        cudaMemcpy(dx.get(), x.data(), x.size() * 2, cudaMemcpyHostToDevice);
-        if (dynamic) {
-            quantize_rows_e4m3(dx.as<bf16_t>(), kTokens, kCols, dq.as<uint8_t>(), ds.as<float>(),
-                               nullptr);
-            fp8_dynamic_gemm(d, dq.as<uint8_t>(), ds.as<float>(), kTokens, dy.as<float>(), nullptr);
-        } else {
-            quantized_gemm(d, dx.as<bf16_t>(), kTokens, dy.as<float>(), nullptr);
-        }
-        std::vector<float> y(size_t(kTokens) * kRows);
-        if (cudaMemcpy(y.data(), dy.get(), y.size() * 4, cudaMemcpyDeviceToHost) != cudaSuccess)
-            qFatal("GEMM failed: %s", cudaGetErrorString(cudaGetLastError()));
-        return y;
+        auto y = engine::cuda::run_quantized_gemm(w, x, kTokens, dynamic);
+        if (!y) qFatal("quantised GEMM: %s", y.error().message.c_str());
+        return std::move(y.value());
     }
 
     // y_ref = x' * W^T in double, x' = x (or x quantised per token to E4M3 as the kernel does).

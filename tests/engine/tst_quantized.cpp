@@ -160,7 +160,8 @@ class TestQuantized : public QObject {
     void check_parity(const std::string& dtype, double tolerance) {
         const fs::path q = write_model("tiny-" + dtype, dtype, false);
         const fs::path ref = write_model("tiny-" + dtype + "-reference", dtype, true);
-        const fs::path plain = write_model("tiny-f32", "f32", false);
+        // The same model in bf16: the quantised folders' other tensors are these bytes.
+        const fs::path plain = write_model("tiny-bf16", "bf16", false);
         auto eq = open(q);
         QCOMPARE(QString::fromStdString(eq->info().weight_format), QString::fromStdString(dtype));
         QVERIFY2(QString::fromStdString(eq->info().memory_plan)
@@ -178,13 +179,13 @@ class TestQuantized : public QObject {
         const double quantisation = max_prob_diff(*rq, *rp);
         qInfo(
             "%s: max |p(quantised checkpoint) - p(dequantised f32 reference)| = %.3g "
-            "(tolerance %.0e); max |p(quantised) - p(unquantised f32 model)| = %.3g",
+            "(tolerance %.0e); max |p(quantised) - p(unquantised bf16 model)| = %.3g",
             dtype.c_str(), parity, tolerance, quantisation);
         QVERIFY2(parity <= tolerance, qPrintable(QString::number(parity)));
         for (size_t r = 0; r < rq->rows.size(); ++r)
             for (size_t s = 0; s < rq->rows[r].size(); ++s)
                 QCOMPARE(rq->rows[r][s].argmax_id, rr->rows[r][s].argmax_id);
-        // The quantised weights are really quantised: the reads moved off the unquantised model.
+        // The quantised weights are really quantised: the reads moved off the bf16 model.
         QVERIFY2(quantisation > 10 * tolerance, qPrintable(QString::number(quantisation)));
     }
 
@@ -311,6 +312,19 @@ class TestQuantized : public QObject {
         std::vector<float> out(4);
         m::dequantize(**found, out.data());
         QCOMPARE(out, (std::vector<float>{0.5f, -0.5f, 8.0f, 0.0078125f}));
+    }
+
+    // bf16 weights against the fp32 engine on the same model: slot probabilities within 2e-2.
+    void bf16Parity() {
+        auto eb = open(write_model("tiny-bf16", "bf16", false));
+        auto ef = open(write_model("tiny-f32", "f32", false));
+        const auto req = request();
+        auto rb = eb->read_slots(req, {});
+        auto rf = ef->read_slots(req, {});
+        QVERIFY(rb.ok() && rf.ok());
+        const double d = max_prob_diff(*rb, *rf);
+        qInfo("bf16: max |p(bf16 checkpoint) - p(f32 checkpoint)| = %.3g (tolerance 2e-2)", d);
+        QVERIFY2(d <= 2e-2 && d > 0, qPrintable(QString::number(d)));
     }
 
     // FP8 dynamic: every decoder Linear but the router quantised; CPU reads equal the reads of

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/quantized_check.h"
 #include "cuda/quantized_kernels.h"
 #include "model/quantized.h"
 
@@ -75,6 +76,36 @@ void fp8_dynamic_gemm(const DeviceQuantizedMatrix& w, const uint8_t* xq, const f
                       int tokens, float* y, cudaStream_t stream) {
     launch_fp8_dynamic_gemm(w.values.as<uint8_t>(), w.row_scales.as<float>(), w.rows, w.cols, xq,
                             x_scale, tokens, y, stream);
+}
+
+Result<std::vector<float>> run_quantized_gemm(const model::TensorView& w,
+                                              const std::vector<uint16_t>& x, int tokens,
+                                              bool dynamic_activations) {
+    DeviceQuantizedMatrix d;
+    DS_TRY(upload_quantized(w, d));
+    if (dynamic_activations && d.format != model::WeightFormat::FP8)
+        return engine_error("CUDA backend: dynamic activations need FP8 weights");
+    if (x.size() != static_cast<size_t>(tokens) * static_cast<size_t>(d.cols))
+        return engine_error("CUDA backend: x does not hold tokens * cols values");
+    const size_t n_out = static_cast<size_t>(tokens) * static_cast<size_t>(d.rows);
+    DeviceBuffer dx, dy, dq, ds;
+    DS_TRY(dx.allocate(x.size() * sizeof(uint16_t), "GEMM input"));
+    DS_TRY(dy.allocate(n_out * sizeof(float), "GEMM output"));
+    DS_CUDA_TRY(
+        cudaMemcpy(dx.get(), x.data(), x.size() * sizeof(uint16_t), cudaMemcpyHostToDevice));
+    if (dynamic_activations) {
+        DS_TRY(dq.allocate(x.size(), "FP8 activations"));
+        DS_TRY(ds.allocate(static_cast<size_t>(tokens) * sizeof(float), "activation scales"));
+        quantize_rows_e4m3(dx.as<bf16_t>(), tokens, d.cols, dq.as<uint8_t>(), ds.as<float>(),
+                           nullptr);
+        fp8_dynamic_gemm(d, dq.as<uint8_t>(), ds.as<float>(), tokens, dy.as<float>(), nullptr);
+    } else {
+        quantized_gemm(d, dx.as<bf16_t>(), tokens, dy.as<float>(), nullptr);
+    }
+    DS_CUDA_TRY(cudaGetLastError());
+    std::vector<float> y(n_out);
+    DS_CUDA_TRY(cudaMemcpy(y.data(), dy.get(), n_out * sizeof(float), cudaMemcpyDeviceToHost));
+    return y;
 }
 
 }  // namespace engine::cuda
