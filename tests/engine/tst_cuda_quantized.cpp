@@ -1,7 +1,8 @@
 // The quantised-weight GEMMs of the CUDA backend (cuda/quantized_gemm.h) against the CPU
 // dequantisation (model/quantized.h) of the same packed bytes: NVFP4 (two parts with different
 // global scales, even/odd nibbles, several block scales a row), FP8 weight-only and FP8 with
-// per-token dynamic activations (against the same quantisation done on the host). Shapes are
+// per-token dynamic activations (against the same quantisation done on the host), the latter also
+// through the FP8 tensor cores (mma e4m3, sm_89 and later). Shapes are
 // not multiples of the kernel tiles. Without a CUDA device the test is skipped (exit code 77);
 // it has never run here (no GPU in the development environment).
 
@@ -43,8 +44,8 @@ class TestCudaQuantized : public QObject {
 
     // y = x * W^T on the GPU for the quantised view `w`.
     std::vector<float> gpu_gemm(const engine::model::TensorView& w, const std::vector<uint16_t>& x,
-                                bool dynamic) {
-        auto y = engine::cuda::run_quantized_gemm(w, x, kTokens, dynamic);
+                                bool dynamic, bool tensor_cores = false) {
+        auto y = engine::cuda::run_quantized_gemm(w, x, kTokens, dynamic, tensor_cores);
         if (!y) qFatal("quantised GEMM: %s", y.error().message.c_str());
         return std::move(y.value());
     }
@@ -132,11 +133,18 @@ class TestCudaQuantized : public QObject {
         const auto w = m::quantized_view("w", {kRows, kCols}, {q});
         const auto x = random_x();
         const double weight_only = worst_relative(gpu_gemm(w, x, false), reference(w, x, false));
-        const double dynamic = worst_relative(gpu_gemm(w, x, true), reference(w, x, true));
-        std::printf("fp8 GEMM: weight-only %.3g, dynamic activations %.3g\n", weight_only, dynamic);
+        const auto want = reference(w, x, true);
+        const double dynamic = worst_relative(gpu_gemm(w, x, true, false), want);
+        const double mma = worst_relative(gpu_gemm(w, x, true, true), want);
+        std::printf(
+            "fp8 GEMM: weight-only %.3g, dynamic activations %.3g, with FP8 tensor cores "
+            "%.3g (%s)\n",
+            weight_only, dynamic, mma,
+            engine::cuda::fp8_tensor_cores() ? "mma e4m3" : "none: tiled kernel again");
         QVERIFY(weight_only < 1e-5);
         // The kernel's per-token codes are the host encoder's; fp32 accumulation differs only.
         QVERIFY(dynamic < 1e-5);
+        QVERIFY(mma < 1e-5);
     }
 #endif
 };

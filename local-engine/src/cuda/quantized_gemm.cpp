@@ -73,14 +73,18 @@ void quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* xq, floa
 }
 
 void fp8_dynamic_gemm(const DeviceQuantizedMatrix& w, const uint8_t* xq, const float* x_scale,
-                      int tokens, float* y, cudaStream_t stream) {
+                      int tokens, float* y, cudaStream_t stream, bool tensor_cores) {
     launch_fp8_dynamic_gemm(w.values.as<uint8_t>(), w.row_scales.as<float>(), w.rows, w.cols, xq,
-                            x_scale, tokens, y, stream);
+                            x_scale, tokens, y, tensor_cores, stream);
+}
+
+bool fp8_tensor_cores() {
+    return fp8_tensor_cores_available();
 }
 
 Result<std::vector<float>> run_quantized_gemm(const model::TensorView& w,
                                               const std::vector<uint16_t>& x, int tokens,
-                                              bool dynamic_activations) {
+                                              bool dynamic_activations, bool tensor_cores) {
     DeviceQuantizedMatrix d;
     DS_TRY(upload_quantized(w, d));
     if (dynamic_activations && d.format != model::WeightFormat::FP8)
@@ -98,7 +102,8 @@ Result<std::vector<float>> run_quantized_gemm(const model::TensorView& w,
         DS_TRY(ds.allocate(static_cast<size_t>(tokens) * sizeof(float), "activation scales"));
         quantize_rows_e4m3(dx.as<bf16_t>(), tokens, d.cols, dq.as<uint8_t>(), ds.as<float>(),
                            nullptr);
-        fp8_dynamic_gemm(d, dq.as<uint8_t>(), ds.as<float>(), tokens, dy.as<float>(), nullptr);
+        fp8_dynamic_gemm(d, dq.as<uint8_t>(), ds.as<float>(), tokens, dy.as<float>(), nullptr,
+                         tensor_cores);
     } else {
         quantized_gemm(d, dx.as<bf16_t>(), tokens, dy.as<float>(), nullptr);
     }

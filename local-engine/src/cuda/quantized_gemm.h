@@ -8,9 +8,10 @@
 //                              y[t, r] = sum(e4m3(xq) * e4m3(w)) * x_scale[t] * w_scale[r]
 //   FP8 weight-only:           y = x * W^T with W = e4m3 * w_scale(row), x bf16
 //
-// The kernels are plain tiled CUDA (fp32 accumulation) and run on every architecture the build
-// targets (sm_80/89/90/120); they do not use the FP8/FP4 tensor-core instructions of sm_89+ and
-// sm_120 yet. NOT YET RUN ON A GPU: they compile with -Werror here and
+// The weight-dequantising kernels are plain tiled CUDA (fp32 accumulation) on every architecture
+// the build targets (sm_80/89/90/120); FP8 dynamic uses the FP8 tensor cores (mma m16n8k32
+// E4M3) on sm_89 and later and the tiled kernel on sm_80. NVFP4 does not use sm_120's FP4 tensor
+// cores yet (its activations stay bf16). NOT YET RUN ON A GPU: they compile with -Werror here and
 // engine_tst_cuda_quantized checks them against the CPU dequantisation where a GPU exists.
 // The CUDA backend's forward pass does not call them yet (device_weights.cpp still uploads
 // quantised checkpoints dequantised to bf16).
@@ -46,8 +47,9 @@ void quantized_gemm(const DeviceQuantizedMatrix& w, const bf16_t* x, int tokens,
 // FP8 dynamic activations: xq[tokens, cols] E4M3 codes and x_scale[tokens] = max|x_t| / 448.
 void quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* xq, float* x_scale,
                         cudaStream_t stream);
-// y[tokens, rows] = (xq * Wq^T) * x_scale[t] * w_scale[r] (FP8 weights only).
+// y[tokens, rows] = (xq * Wq^T) * x_scale[t] * w_scale[r] (FP8 weights only); on sm_89 and
+// later through the FP8 tensor cores unless tensor_cores is false.
 void fp8_dynamic_gemm(const DeviceQuantizedMatrix& w, const uint8_t* xq, const float* x_scale,
-                      int tokens, float* y, cudaStream_t stream);
+                      int tokens, float* y, cudaStream_t stream, bool tensor_cores = true);
 
 }  // namespace engine::cuda

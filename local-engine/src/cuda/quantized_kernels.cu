@@ -152,6 +152,56 @@ __global__ void quantize_rows(const bf16_t* x, int cols, uint8_t* xq, float* x_s
         xq[base + k] = e4m3_code(bf16_value(x[base + k]) / scale);
 }
 
+// FP8 tensor cores (sm_89 and later): one warp per 16-token x 8-row output tile, K in steps of
+// 32 through mma.m16n8k32 with E4M3 operands and fp32 accumulation. Fragments are read straight
+// from global memory (A: the activations, row-major; B: the weight rows, which are B's columns),
+// four bytes a register, the lower index in the lower byte; values past `cols` are zero.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 890
+__device__ __forceinline__ uint32_t pack4(const uint8_t* row, int k, int cols) {
+    uint32_t v = 0;
+    for (int i = 3; i >= 0; --i) v = (v << 8) | (k + i < cols ? row[k + i] : 0u);
+    return v;
+}
+#endif
+
+__global__ void fp8_mma_gemm(const uint8_t* wq, const float* w_scale, int rows, int cols,
+                             const uint8_t* xq, const float* x_scale, int tokens, float* y) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+    const int lane = static_cast<int>(threadIdx.x) & 31;
+    const int warp = static_cast<int>(threadIdx.x) >> 5;
+    const int t0 = (static_cast<int>(blockIdx.y) * 4 + warp) * 16;
+    const int n0 = static_cast<int>(blockIdx.x) * 8;
+    if (t0 >= tokens) return;  // whole warp leaves together
+    const int g = lane >> 2, tig = lane & 3;
+    const int ta = t0 + g, tb = t0 + g + 8, n = n0 + g;
+    const uint8_t* xa = ta < tokens ? xq + static_cast<size_t>(ta) * cols : nullptr;
+    const uint8_t* xb = tb < tokens ? xq + static_cast<size_t>(tb) * cols : nullptr;
+    const uint8_t* wn = n < rows ? wq + static_cast<size_t>(n) * cols : nullptr;
+    float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int k0 = 0; k0 < cols; k0 += 32) {
+        const int ka = k0 + tig * 4, kb = k0 + 16 + tig * 4;
+        const uint32_t a0 = xa ? pack4(xa, ka, cols) : 0u, a1 = xb ? pack4(xb, ka, cols) : 0u;
+        const uint32_t a2 = xa ? pack4(xa, kb, cols) : 0u, a3 = xb ? pack4(xb, kb, cols) : 0u;
+        const uint32_t b0 = wn ? pack4(wn, ka, cols) : 0u, b1 = wn ? pack4(wn, kb, cols) : 0u;
+        asm volatile(
+            "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 "
+            "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+    }
+    // c0, c1: token t0 + g, rows n0 + 2 tig (+1); c2, c3: token t0 + g + 8.
+    for (int i = 0; i < 4; ++i) {
+        const int t = i < 2 ? ta : tb;
+        const int r = n0 + tig * 2 + (i & 1);
+        if (t < tokens && r < rows)
+            y[static_cast<size_t>(t) * rows + r] = c[i] * x_scale[t] * w_scale[r];
+    }
+#else
+    (void)wq, (void)w_scale, (void)rows, (void)cols, (void)xq, (void)x_scale, (void)tokens, (void)y;
+    __trap();  // launched only on sm_89 and later (launch_fp8_dynamic_gemm checks)
+#endif
+}
+
 dim3 grid_for(int tokens, int rows) {
     return dim3(static_cast<unsigned>((rows + kTile - 1) / kTile),
                 static_cast<unsigned>((tokens + kTile - 1) / kTile));
@@ -174,10 +224,25 @@ void launch_quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* x
     quantize_rows<<<static_cast<unsigned>(tokens), 256, 0, stream>>>(x, cols, xq, x_scale);
 }
 
+bool fp8_tensor_cores_available() {
+    int device = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) return false;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess)
+        return false;
+    return major * 10 + minor >= 89;
+}
+
 void launch_fp8_dynamic_gemm(const uint8_t* wq, const float* w_scale, int rows, int cols,
                              const uint8_t* xq, const float* x_scale, int tokens, float* y,
-                             cudaStream_t stream) {
+                             bool tensor_cores, cudaStream_t stream) {
     if (tokens <= 0 || rows <= 0) return;
+    if (tensor_cores && fp8_tensor_cores_available()) {
+        const dim3 grid(static_cast<unsigned>((rows + 7) / 8),
+                        static_cast<unsigned>((tokens + 63) / 64));
+        fp8_mma_gemm<<<grid, 128, 0, stream>>>(wq, w_scale, rows, cols, xq, x_scale, tokens, y);
+        return;
+    }
     tiled_gemm<<<grid_for(tokens, rows), dim3(kThreads, kThreads), 0, stream>>>(
         E4m3Rows{xq, cols}, E4m3Rows{wq, cols}, tokens, rows, cols, x_scale, w_scale, y);
 }

@@ -23,9 +23,13 @@ void launch_packed_gemm(PackedKind kind, const uint8_t* values, const uint8_t* b
 // xq = nearest E4M3 of x / x_scale, ties to even.
 void launch_quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* xq, float* x_scale,
                                cudaStream_t stream);
-// y[t, r] = sum_k e4m3(xq[t, k]) * e4m3(wq[r, k]) * x_scale[t] * w_scale[r].
+// y[t, r] = sum_k e4m3(xq[t, k]) * e4m3(wq[r, k]) * x_scale[t] * w_scale[r]. tensor_cores: on
+// sm_89 and later, the FP8 mma instructions (m16n8k32, E4M3 x E4M3 -> fp32); elsewhere, or when
+// false, the tiled fp32 kernel.
 void launch_fp8_dynamic_gemm(const uint8_t* wq, const float* w_scale, int rows, int cols,
                              const uint8_t* xq, const float* x_scale, int tokens, float* y,
-                             cudaStream_t stream);
+                             bool tensor_cores, cudaStream_t stream);
+// Whether the current device has FP8 tensor cores (compute capability 8.9 or later).
+bool fp8_tensor_cores_available();
 
 }  // namespace engine::cuda
