@@ -370,6 +370,74 @@ class TestQuantized : public QObject {
                  QString("BF16"));
     }
 
+    // The experts fused in one piece ([E, 2*MI, H/2] U8 with [E, 2] global scales, as some
+    // exports write transformers' fused experts) read exactly as the per-expert layout.
+    void fusedExpertLayout() {
+        const fs::path q4 = write_model("tiny-nvfp4", "nvfp4", false);
+        const fs::path d = copy_of(q4, "fused-nvfp4");
+        Safetensors st = Safetensors::read(d / "model.safetensors");
+        const auto bytes_of = [&](const QString& n) {
+            const QJsonArray off = st.header[n].toObject()["data_offsets"].toArray();
+            const qint64 begin = off[0].toInteger(), end = off[1].toInteger();
+            return st.data.mid(begin, end - begin);
+        };
+        const auto add = [&](const QString& n, const QString& dtype, const QJsonArray& shape,
+                             const QByteArray& b) {
+            const qint64 begin = st.data.size();
+            st.data.append(b);
+            st.header[n] = QJsonObject{{"dtype", dtype},
+                                       {"shape", shape},
+                                       {"data_offsets", QJsonArray{begin, begin + b.size()}}};
+        };
+        const int E = 8, MI = 32, H = 64;
+        for (int l = 0; l < 6; ++l) {
+            const QString p = QString("model.decoder.layers.%1.experts.").arg(l);
+            QByteArray gw, gs, g2, dw, ds, d2;
+            for (int e = 0; e < E; ++e) {
+                const QString x = p + QString::number(e) + ".";
+                for (const QString proj : {"gate_proj", "up_proj"}) {
+                    gw += bytes_of(x + proj + ".weight");
+                    gs += bytes_of(x + proj + ".weight_scale");
+                    g2 += bytes_of(x + proj + ".weight_scale_2");
+                }
+                dw += bytes_of(x + "down_proj.weight");
+                ds += bytes_of(x + "down_proj.weight_scale");
+                d2 += bytes_of(x + "down_proj.weight_scale_2");
+                for (const QString proj : {"gate_proj", "up_proj", "down_proj"})
+                    for (const QString suffix :
+                         {".weight", ".weight_scale", ".weight_scale_2", ".input_scale"})
+                        st.header.remove(x + proj + suffix);
+            }
+            add(p + "gate_up_proj", "U8", {E, 2 * MI, H / 2}, gw);
+            add(p + "gate_up_proj_weight_scale", "F8_E4M3", {E, 2 * MI, H / 16}, gs);
+            add(p + "gate_up_proj_weight_scale_2", "F32", {E, 2}, g2);
+            add(p + "down_proj", "U8", {E, H, MI / 2}, dw);
+            add(p + "down_proj_weight_scale", "F8_E4M3", {E, H, MI / 16}, ds);
+            add(p + "down_proj_weight_scale_2", "F32", {E}, d2);
+        }
+        QVERIFY(write_all(d / "model.safetensors", st.bytes()));
+        auto fused = open(d);
+        auto per_expert = open(q4);
+        const auto req = request();
+        auto rf = fused->read_slots(req, {});
+        auto rp = per_expert->read_slots(req, {});
+        QVERIFY(rf.ok() && rp.ok());
+        QCOMPARE(max_prob_diff(*rf, *rp), 0.0);
+        QCOMPARE(fused->info().parameters, per_expert->info().parameters);
+
+        // A global scale of neither shape is refused, naming the shapes accepted.
+        const fs::path bad = copy_of(d, "fused-bad-global");
+        edit_tensors(bad, [&](QJsonObject& h) {
+            const QString n = "model.decoder.layers.0.experts.gate_up_proj_weight_scale_2";
+            QJsonObject t = h[n].toObject();
+            t["shape"] = QJsonArray({2 * E});
+            h[n] = t;
+        });
+        expect_bad(bad, {"experts.gate_up_proj_weight_scale_2 is F32 [16]",
+                         "expected F32 [8], "
+                         "[8, 2] or []"});
+    }
+
     void malformed() {
         const fs::path q4 = write_model("tiny-nvfp4", "nvfp4", false);
         const fs::path q8 = write_model("tiny-fp8", "fp8", false);
@@ -421,7 +489,21 @@ class TestQuantized : public QObject {
         {  // packed weights without a quantization_config
             const fs::path d = copy_of(q4, "no-config");
             edit_config(d, [](QJsonObject& c) { c.remove("quantization_config"); });
+            fs::remove(d / "hf_quant_config.json");
             expect_bad(d, {"experts.0.gate_proj.weight is U8", "says bf16"});
+        }
+        {  // an older ModelOpt export: the quantisation only in hf_quant_config.json
+            const fs::path d = copy_of(q4, "hf-quant-config-only");
+            edit_config(d, [](QJsonObject& c) { c.remove("quantization_config"); });
+            auto r = engine::inspect_model(d);
+            QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
+            QJsonObject hf = QJsonDocument::fromJson(read_all(d / "hf_quant_config.json")).object();
+            QJsonObject q = hf["quantization"].toObject();
+            q["quant_algo"] = "W4A8_AWQ";
+            hf["quantization"] = q;
+            QVERIFY(write_all(d / "hf_quant_config.json", QJsonDocument(hf).toJson()));
+            expect_bad(d, {"hf_quant_config.json", "quantization.quant_algo is \"W4A8_AWQ\"",
+                           "expected \"NVFP4\""});
         }
         {  // FP8 without its per-channel scale
             const fs::path d = copy_of(q8, "fp8-no-scale");

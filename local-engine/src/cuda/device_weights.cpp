@@ -2,6 +2,7 @@
 
 #include "model/quantized.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -131,17 +132,20 @@ class Uploader {
         if (staging_.size() == 0) DS_TRY(staging_.allocate(kStagingBytes, "weight staging"));
         std::vector<float> host;
         for (const model::QuantizedLinear& p : t.quantized->parts) {
-            const size_t n = static_cast<size_t>(p.rows * p.cols);
-            if (n * sizeof(float) > kStagingBytes)
-                return engine_error("CUDA backend: quantised weight part of " + t.name +
-                                    " is larger than the staging buffer");
-            host.resize(n);
-            model::dequantize(p, host.data());
-            DS_CUDA_TRY(
-                cudaMemcpy(staging_.get(), host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-            convert_to_bf16(SourceType::F32, staging_.get(), n, dst, stream_);
-            DS_CUDA_TRY(cudaStreamSynchronize(stream_));
-            dst += n;
+            // As many rows at a time as the staging buffer holds in f32.
+            const int64_t chunk =
+                std::max<int64_t>(1, static_cast<int64_t>(kStagingBytes / sizeof(float)) / p.cols);
+            for (int64_t r = 0; r < p.rows; r += chunk) {
+                const int64_t rows = std::min(chunk, p.rows - r);
+                const size_t n = static_cast<size_t>(rows * p.cols);
+                host.resize(n);
+                model::dequantize_rows(p, r, rows, host.data());
+                DS_CUDA_TRY(cudaMemcpy(staging_.get(), host.data(), n * sizeof(float),
+                                       cudaMemcpyHostToDevice));
+                convert_to_bf16(SourceType::F32, staging_.get(), n, dst, stream_);
+                DS_CUDA_TRY(cudaStreamSynchronize(stream_));
+                dst += n;
+            }
         }
         return {};
     }

@@ -6,6 +6,8 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -127,6 +129,30 @@ Result<QuantizationConfig> parse_quantization_config(const std::string& json_tex
     if (method == "compressed-tensors") return parse_compressed_tensors(o, where);
     return bad_input(where + ".quant_method is \"" + method +
                      "\" (expected \"modelopt\" (NVFP4) or \"compressed-tensors\" (FP8 dynamic))");
+}
+
+Result<std::optional<QuantizationConfig>> read_hf_quant_config(const std::filesystem::path& dir) {
+    const auto path = dir / "hf_quant_config.json";
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return std::optional<QuantizationConfig>{};
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    json o;
+    try {
+        o = json::parse(text.str());
+    } catch (const json::exception& e) {
+        return bad_input(path.string() + ": not valid JSON (" + e.what() + ")");
+    }
+    const bool modelopt = o.is_object() && o.contains("producer") && o["producer"].is_object() &&
+                          o["producer"].value("name", std::string()) == "modelopt";
+    if (!modelopt || !o.contains("quantization") || !o["quantization"].is_object())
+        return bad_input(path.string() +
+                         ": expected {\"producer\": {\"name\": \"modelopt\"}, "
+                         "\"quantization\": {...}}");
+    auto q = parse_modelopt(o, path.string() + ": field quantization");
+    if (!q) return q.error();
+    return std::optional<QuantizationConfig>(std::move(q.value()));
 }
 
 float e2m1_to_float(uint8_t nibble) {
@@ -270,6 +296,93 @@ Result<std::optional<QuantizedLinear>> find_linear(const std::map<std::string, T
     return bad_input(where + ": unsupported dtype");
 }
 
+Result<std::vector<QuantizedLinear>> find_fused_experts(
+    const std::map<std::string, TensorView>& tensors, const std::string& name, int64_t E,
+    int64_t rows, int64_t cols, const QuantizationConfig& q) {
+    const TensorView& w = tensors.at(name);
+    const std::string where = w.file.string() + ": tensor ";
+    const bool nvfp4 = w.dtype == DType::U8;
+    const WeightFormat format = nvfp4 ? WeightFormat::NVFP4 : WeightFormat::FP8;
+    if (q.format != format)
+        return bad_input(where + name + " is " + dtype_name(w.dtype) +
+                         ", but config.json's quantization_config says " +
+                         weight_format_name(q.format) + " (expected " + weight_format_name(format) +
+                         " for " + dtype_name(w.dtype) + " weights)");
+    if (nvfp4 && cols % 16 != 0)
+        return bad_input(where + name + ": " + std::to_string(cols) +
+                         " columns are not a multiple of 16 (NVFP4 blocks)");
+    const int64_t stored_cols = nvfp4 ? cols / 2 : cols;
+    if (w.shape != std::vector<int64_t>{E, rows, stored_cols})
+        return bad_input(where + name + " has shape " + w.shape_string() + ", expected " +
+                         shape_str({E, rows, stored_cols}) + " (" + weight_format_name(format) +
+                         " experts)");
+    auto s_it = tensors.find(name + "_weight_scale");
+    const std::vector<int64_t> scale_shape =
+        nvfp4 ? std::vector<int64_t>{E, rows, cols / 16} : std::vector<int64_t>{E, rows, 1};
+    if (s_it == tensors.end())
+        return bad_input(where + name + "_weight_scale is missing (expected " +
+                         (nvfp4 ? "F8_E4M3 " : "") + shape_str(scale_shape) + ")");
+    const TensorView& sc = s_it->second;
+    const bool scale_ok =
+        nvfp4 ? sc.dtype == DType::F8_E4M3 && sc.shape == scale_shape
+              : (sc.dtype == DType::F32 || sc.dtype == DType::BF16 || sc.dtype == DType::F16) &&
+                    (sc.shape == scale_shape || sc.shape == std::vector<int64_t>{E, rows});
+    if (!scale_ok)
+        return bad_input(sc.file.string() + ": tensor " + name + "_weight_scale is " +
+                         dtype_name(sc.dtype) + " " + sc.shape_string() + ", expected " +
+                         (nvfp4 ? "F8_E4M3 " : "F32, BF16 or F16 ") + shape_str(scale_shape));
+    // NVFP4 global scales: one per expert, one per expert and half, or one for all.
+    std::vector<float> globals;
+    int64_t halves = 1;
+    if (nvfp4) {
+        auto g_it = tensors.find(name + "_weight_scale_2");
+        if (g_it == tensors.end())
+            return bad_input(where + name + "_weight_scale_2 is missing (expected F32 [" +
+                             std::to_string(E) + "])");
+        const TensorView& g = g_it->second;
+        const bool per_expert = g.shape == std::vector<int64_t>{E};
+        const bool per_half = g.shape == std::vector<int64_t>{E, 2} && rows % 2 == 0;
+        const bool one = g.numel() == 1 && g.shape.size() <= 1;
+        if ((g.dtype != DType::F32 && g.dtype != DType::BF16) || !(per_expert || per_half || one))
+            return bad_input(g.file.string() + ": tensor " + name + "_weight_scale_2 is " +
+                             dtype_name(g.dtype) + " " + g.shape_string() + ", expected F32 " +
+                             shape_str({E}) + ", " + shape_str({E, 2}) + " or []");
+        globals.resize(static_cast<size_t>(g.numel()));
+        to_float(g.dtype, g.data, globals.size(), globals.data());
+        for (float v : globals)
+            if (!std::isfinite(v) || v <= 0)
+                return bad_input(g.file.string() + ": tensor " + name +
+                                 "_weight_scale_2 holds a value that is not a positive finite "
+                                 "number");
+        halves = per_half ? 2 : 1;
+    }
+    const size_t row_bytes = static_cast<size_t>(stored_cols);
+    const size_t scale_row_bytes = nvfp4 ? static_cast<size_t>(cols / 16) : dtype_size(sc.dtype);
+    const int64_t part_rows = rows / halves;
+    std::vector<QuantizedLinear> parts;
+    for (int64_t e = 0; e < E; ++e)
+        for (int64_t h = 0; h < halves; ++h) {
+            const size_t first = static_cast<size_t>(e * rows + h * part_rows);
+            QuantizedLinear part;
+            part.format = format;
+            part.rows = part_rows;
+            part.cols = cols;
+            part.weight = w;
+            part.weight.shape = {part_rows, stored_cols};
+            part.weight.data = w.data + first * row_bytes;
+            part.weight.nbytes = static_cast<size_t>(part_rows) * row_bytes;
+            part.weight_scale = sc;
+            part.weight_scale.shape = {part_rows, nvfp4 ? cols / 16 : 1};
+            part.weight_scale.data = sc.data + first * scale_row_bytes;
+            part.weight_scale.nbytes = static_cast<size_t>(part_rows) * scale_row_bytes;
+            if (nvfp4)
+                part.global_scale =
+                    globals.size() == 1 ? globals[0] : globals[static_cast<size_t>(e * halves + h)];
+            parts.push_back(std::move(part));
+        }
+    return parts;
+}
+
 TensorView quantized_view(std::string name, std::vector<int64_t> shape,
                           std::vector<QuantizedLinear> parts) {
     TensorView t;
@@ -283,19 +396,24 @@ TensorView quantized_view(std::string name, std::vector<int64_t> shape,
     return t;
 }
 
-void dequantize(const QuantizedLinear& p, float* dst) {
-    const size_t R = static_cast<size_t>(p.rows), C = static_cast<size_t>(p.cols);
+void dequantize_rows(const QuantizedLinear& p, int64_t first_row, int64_t rows, float* dst) {
+    const size_t R0 = static_cast<size_t>(first_row), R = static_cast<size_t>(rows);
+    const size_t C = static_cast<size_t>(p.cols);
     switch (p.format) {
         case WeightFormat::BF16:
-            to_float(p.weight.dtype, p.weight.data, R * C, dst);
+            to_float(p.weight.dtype, p.weight.data + R0 * C * dtype_size(p.weight.dtype), R * C,
+                     dst);
             return;
         case WeightFormat::FP8: {
-            std::vector<float> scale(R);
-            to_float(p.weight_scale.dtype, p.weight_scale.data, R, scale.data());
             const auto* q = reinterpret_cast<const uint8_t*>(p.weight.data);
-            for (size_t r = 0; r < R; ++r)
+            const size_t per_scale = dtype_size(p.weight_scale.dtype);
+            for (size_t r = 0; r < R; ++r) {
+                float scale = 0;
+                to_float(p.weight_scale.dtype, p.weight_scale.data + (R0 + r) * per_scale, 1,
+                         &scale);
                 for (size_t c = 0; c < C; ++c)
-                    dst[r * C + c] = e4m3_to_float(q[r * C + c]) * scale[r];
+                    dst[r * C + c] = e4m3_to_float(q[(R0 + r) * C + c]) * scale;
+            }
             return;
         }
         case WeightFormat::NVFP4: {
@@ -304,10 +422,10 @@ void dequantize(const QuantizedLinear& p, float* dst) {
             const size_t blocks = C / 16;
             for (size_t r = 0; r < R; ++r)
                 for (size_t b = 0; b < blocks; ++b) {
-                    const float scale = e4m3_to_float(s[r * blocks + b]) * p.global_scale;
+                    const float scale = e4m3_to_float(s[(R0 + r) * blocks + b]) * p.global_scale;
                     for (size_t i = 0; i < 16; i += 2) {
                         const size_t c = b * 16 + i;
-                        const uint8_t byte = q[r * (C / 2) + c / 2];
+                        const uint8_t byte = q[(R0 + r) * (C / 2) + c / 2];
                         dst[r * C + c] = e2m1_to_float(byte & 0x0f) * scale;
                         dst[r * C + c + 1] = e2m1_to_float(static_cast<uint8_t>(byte >> 4)) * scale;
                     }
@@ -315,6 +433,10 @@ void dequantize(const QuantizedLinear& p, float* dst) {
             return;
         }
     }
+}
+
+void dequantize(const QuantizedLinear& p, float* dst) {
+    dequantize_rows(p, 0, p.rows, dst);
 }
 
 void tensor_to_float(const TensorView& t, float* dst) {

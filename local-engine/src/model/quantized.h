@@ -42,6 +42,7 @@
 // assume either: any linear weight may be stored quantised, the tensors say which.
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -73,12 +74,26 @@ struct QuantizedSource {
 Result<QuantizationConfig> parse_quantization_config(const std::string& json_text,
                                                      const std::string& source);
 
+// ModelOpt exports also write <dir>/hf_quant_config.json ({"producer": {"name": "modelopt"},
+// "quantization": {"quant_algo", "group_size", "exclude_modules"}}); older ones write only that.
+// Returns the quantisation it describes, nullopt when the file is absent.
+Result<std::optional<QuantizationConfig>> read_hf_quant_config(const std::filesystem::path& dir);
+
 // Finds linear weight `weight_name` ("<module>.weight") of shape [rows, cols] in `tensors`, in
 // whichever form the checkpoint stores it, with its scales checked against `q`. Returns nullopt
 // when the tensor is absent (the caller names what is missing).
 Result<std::optional<QuantizedLinear>> find_linear(const std::map<std::string, TensorView>& tensors,
                                                    const std::string& weight_name, int64_t rows,
                                                    int64_t cols, const QuantizationConfig& q);
+
+// A fused expert tensor `name` [experts, rows, cols] stored quantised in one piece, as some
+// exports write transformers' fused experts: `name` U8 [E, rows, cols/2] with
+// `<name>_weight_scale` F8_E4M3 [E, rows, cols/16] and `<name>_weight_scale_2` F32 [E], [E, 2]
+// (one global scale per half: gate and up) or []; or `name` F8_E4M3 [E, rows, cols] with
+// `<name>_weight_scale` [E, rows, 1]. Returns its parts in row order (one or two per expert).
+Result<std::vector<QuantizedLinear>> find_fused_experts(
+    const std::map<std::string, TensorView>& tensors, const std::string& name, int64_t experts,
+    int64_t rows, int64_t cols, const QuantizationConfig& q);
 
 // A logical tensor of `shape` made of `parts` (no data; tensor_to_float reads it).
 TensorView quantized_view(std::string name, std::vector<int64_t> shape,
@@ -91,6 +106,8 @@ uint8_t float_to_e4m3(float x);       // nearest, ties to even, saturates at +-4
 
 // Dequantises one part into dst[rows * cols].
 void dequantize(const QuantizedLinear& part, float* dst);
+// Dequantises rows [first_row, first_row + rows) of one part into dst[rows * cols].
+void dequantize_rows(const QuantizedLinear& part, int64_t first_row, int64_t rows, float* dst);
 // The values of any tensor (plain or quantised) as floats, numel() of them.
 void tensor_to_float(const TensorView& t, float* dst);
 // Bytes the tensor takes in the checkpoint (packed weights and scales for quantised ones).

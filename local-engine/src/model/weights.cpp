@@ -31,6 +31,12 @@ class TensorBinder {
     void experts(const std::string& p, int64_t E, int64_t MI, int64_t H, TensorView& gate_up,
                  TensorView& down) {
         if (!error_.empty()) return;
+        if (has(p + "experts.gate_up_proj") && has(p + "experts.down_proj") &&
+            is_packed(tensors_.at(p + "experts.gate_up_proj"))) {
+            fused_quantized(p + "experts.gate_up_proj", E, 2 * MI, H, gate_up);
+            fused_quantized(p + "experts.down_proj", E, H, MI, down);
+            return;
+        }
         if (has(p + "experts.gate_up_proj") || !has(p + "experts.0.gate_proj.weight")) {
             gate_up = take(p + "experts.gate_up_proj", {E, 2 * MI, H});
             down = take(p + "experts.down_proj", {E, H, MI});
@@ -39,8 +45,8 @@ class TensorBinder {
                     t->dtype != DType::F16)
                     error_ = t->file.string() + ": tensor " + t->name + " is " +
                              dtype_name(t->dtype) +
-                             " (fused expert tensors are read as F32, BF16 or F16; quantised "
-                             "experts are expected per expert, as experts.<e>.gate_proj.weight)";
+                             " (expected F32, BF16 or F16, or U8 / F8_E4M3 with their scales "
+                             "for quantised experts, in both tensors)";
             return;
         }
         std::vector<QuantizedLinear> gu, dn;
@@ -109,6 +115,23 @@ class TensorBinder {
     const std::map<std::string, int64_t>& params() const { return params_; }
 
   private:
+    static bool is_packed(const TensorView& t) {
+        return t.dtype == DType::U8 || t.dtype == DType::F8_E4M3;
+    }
+
+    // A fused expert tensor stored quantised in one piece (find_fused_experts).
+    void fused_quantized(const std::string& name, int64_t E, int64_t rows, int64_t cols,
+                         TensorView& out) {
+        if (!error_.empty()) return;
+        auto parts = find_fused_experts(tensors_, name, E, rows, cols, quant_);
+        if (!parts) {
+            error_ = parts.error().message;
+            return;
+        }
+        out = quantized_view(name, {E, rows, cols}, std::move(parts.value()));
+        params_[name] = E * rows * cols;
+    }
+
     std::optional<QuantizedLinear> linear_part(const std::string& name, int64_t rows,
                                                int64_t cols) {
         if (!error_.empty()) return std::nullopt;
@@ -187,6 +210,12 @@ Result<std::shared_ptr<const ModelWeights>> load_model_weights(const std::filesy
                          "config.json and model.safetensors)");
     auto config = load_config(dir / "config.json");
     if (!config) return config.error();
+    if (config->quantization.format == WeightFormat::BF16) {
+        // No quantization_config in config.json: an older ModelOpt export says it here.
+        auto hf = read_hf_quant_config(dir);
+        if (!hf) return hf.error();
+        if (hf.value()) config->quantization = *hf.value();
+    }
     auto tensors = open_model_tensors(dir);
     if (!tensors) return tensors.error();
 

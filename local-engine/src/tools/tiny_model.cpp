@@ -607,6 +607,17 @@ Result<TinyModelSummary> write_tiny_model(const TinyModelOptions& options) {
             {"use_clipped_linears", false},
             {"rope_parameters", {{"rope_type", "default"}, {"rope_theta", 100.0}}}};
     if (storage.quantized) config["quantization_config"] = quantization_config(storage.format);
+    if (storage.quantized && storage.format == model::WeightFormat::NVFP4) {
+        // ModelOpt's exports carry the same facts in hf_quant_config.json as well.
+        const json q = quantization_config(storage.format);
+        const json hf = {{"producer", {{"name", "modelopt"}}},
+                         {"quantization",
+                          {{"quant_algo", q["quant_algo"]},
+                           {"kv_cache_quant_algo", nullptr},
+                           {"group_size", q["group_size"]},
+                           {"exclude_modules", q["ignore"]}}}};
+        if (auto r = write_json(options.out_dir / "hf_quant_config.json", hf); !r) return r.error();
+    }
     if (auto r = write_json(options.out_dir / "config.json", config); !r) return r.error();
 
     json gen = {
