@@ -33,8 +33,12 @@
 // tensors (experts.gate_up_proj [E, 2*moe_inter, hidden], experts.down_proj [E, hidden,
 // moe_inter]); quantisers work on Linear modules, so the quantised checkpoints store them per
 // expert as experts.<e>.gate_proj / up_proj / down_proj (vLLM's Gemma 4 loader accepts exactly
-// these two forms). The loader binds the per-expert tensors as the fused logical tensors the
-// model uses, each a stack of parts (QuantizedSource).
+// these two forms). Exports of transformers' fused experts may also keep them fused and
+// quantised in one piece (experts.gate_up_proj U8 [E, 2*moe_inter, hidden/2] with
+// experts.gate_up_proj_weight_scale and _weight_scale_2 of [E] or [E, 2], one per gate/up half).
+// The loader binds either as the fused logical tensors the model uses, each a stack of parts
+// (QuantizedSource). A config.json without quantization_config falls back to ModelOpt's
+// hf_quant_config.json.
 //
 // Which modules are quantised differs by producer: NVIDIA's NVFP4 Gemma 4 checkpoints quantise
 // the experts and the dense MLP and keep attention, router, embeddings and the vision tower in
