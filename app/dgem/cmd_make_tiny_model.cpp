@@ -13,15 +13,18 @@ DGEM_COMMAND(make_tiny_model) {
     return cli::CommandSpec{
         "make-tiny-model",
         "write a small random DiffusionGemma model folder (tests, demos, benchmarks)",
-        "dgem make-tiny-model --out DIR [--seed N] [--preset tiny|small] [--dtype f32|bf16] "
-        "[--tokenizer FILE]",
+        "dgem make-tiny-model --out DIR [--seed N] [--preset tiny|small] "
+        "[--dtype f32|bf16|fp8|nvfp4] [--tokenizer FILE]",
         "Writes config.json, generation_config.json, model.safetensors and tokenizer.json of a\n"
         "DiffusionGemma with the real architecture at small sizes and deterministic random\n"
-        "weights (same seed, same files). `tiny` has about 17M parameters, `small` about 114M.",
+        "weights (same seed, same files). `tiny` has about 17M parameters, `small` about 114M.\n"
+        "--dtype fp8 writes the compressed-tensors FP8 dynamic layout (F8_E4M3 weights, per-\n"
+        "channel scales), nvfp4 the NVIDIA ModelOpt NVFP4 layout (packed E2M1, E4M3 block\n"
+        "scales, global scale) of the published checkpoints; other tensors are bf16.",
         {{"out", 'o', "DIR", "the model folder to write (created if needed)"},
          {"seed", 0, "N", "random seed (default 0)"},
          {"preset", 0, "NAME", "tiny (default) or small"},
-         {"dtype", 0, "TYPE", "f32 (default) or bf16"},
+         {"dtype", 0, "TYPE", "f32 (default), bf16, fp8 or nvfp4"},
          {"tokenizer", 0, "FILE", "tokenizer.json to copy (default: the build's)"}},
         [](const cli::Args& args) -> int {
             engine::TinyModelOptions o;

@@ -3,11 +3,13 @@
 
 #include "engine/engine.h"
 
+#include <algorithm>
 #include <mutex>
 #include <optional>
 
 #include "backend/compute_backend.h"
 #include "driver/drivers.h"
+#include "model/memory_plan.h"
 #include "model/prefetch.h"
 #include "model/weights.h"
 #include "util/thread_pool.h"
@@ -37,12 +39,14 @@ class LocalEngine : public Engine {
         info_.canvas_length = c.canvas_length;
         info_.max_context = c.max_position_embeddings;
         info_.parameters = weights_->parameter_count;
+        info_.weight_format = model::weight_format_name(c.quantization.format);
         info_.boi_token_id = c.boi_token_id;
         info_.image_token_id = c.image_token_id;
         info_.eoi_token_id = c.eoi_token_id;
         if (processor_) info_.image_tokens = processor_->max_soft_tokens;
     }
 
+    void set_memory_plan(std::string plan) { info_.memory_plan = std::move(plan); }
     const ModelInfo& info() const override { return info_; }
     const Tokenizer& tokenizer() const override { return tokenizer_; }
 
@@ -165,24 +169,39 @@ Result<std::unique_ptr<Engine>> Engine::open(const EngineOptions& options) {
         report(LoadStage::Binding, fraction);
         return !options.cancel.cancelled();
     };
+    // The CPU backend holds every weight as f32 (quantised ones dequantised at bind): refuse a
+    // model that cannot fit before binding it.
+    const auto& config = weights.value()->config;
+    const model::MemoryPlan cpu_plan =
+        model::plan_cpu_memory(config, std::min(config.max_position_embeddings, 8192));
+    const auto make_cpu = [&]() -> Result<std::unique_ptr<backend::ComputeBackend>> {
+        const uint64_t available = options.memory_limit_bytes ? options.memory_limit_bytes
+                                                              : model::available_host_memory();
+        if (auto fits = model::check_memory(cpu_plan, available, options.model_dir.string()); !fits)
+            return fits.error();
+        return backend::make_cpu_backend(weights.value(), options.threads, bound);
+    };
+    std::string plan_text = cpu_plan.describe();
     Result<std::unique_ptr<backend::ComputeBackend>> backend = engine_error("no backend selected");
 #ifdef DS_HAVE_CUDA
     if (options.device != Device::Cpu && cuda_available()) {
-        backend = backend::make_cuda_backend(weights.value());
+        backend = backend::make_cuda_backend(weights.value(), options.memory_limit_bytes);
+        if (backend) plan_text = backend::cuda_memory_plan(config);
         // Auto falls back to the CPU when the GPU cannot hold the model (memory plan refusal);
         // an explicit --device cuda reports why instead.
-        if (!backend && options.device == Device::Auto)
-            backend = backend::make_cpu_backend(weights.value(), options.threads, bound);
+        if (!backend && options.device == Device::Auto) backend = make_cpu();
     } else
 #endif
-        backend = backend::make_cpu_backend(weights.value(), options.threads, bound);
+        backend = make_cpu();
     if (!backend) return backend.error();
     report(LoadStage::Binding, 1);
     if (options.cancel.cancelled()) return cancelled();
 
-    auto engine = std::unique_ptr<Engine>(new LocalEngine(
+    auto local = std::make_unique<LocalEngine>(
         std::move(weights.value()), std::move(backend.value()), std::move(tokenizer.value()),
-        std::move(defaults.value()), options.threads, std::move(processor)));
+        std::move(defaults.value()), options.threads, std::move(processor));
+    local->set_memory_plan(std::move(plan_text));
+    std::unique_ptr<Engine> engine = std::move(local);
     if (options.warm_up) {
         report(LoadStage::Warming, 0);
         if (auto warmed = warm_up(*engine, options.cancel); !warmed) return warmed.error();

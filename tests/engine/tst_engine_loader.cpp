@@ -290,7 +290,7 @@ class TestEngineLoader : public QObject {
         e["dtype"] = "I32";
         s.header["model.decoder.norm.weight"] = e;
         write_all(d / "model.safetensors", s.bytes());
-        expect_bad(d, {"model.decoder.norm.weight", "I32", "F32, BF16 or F16"});
+        expect_bad(d, {"model.decoder.norm.weight", "I32", "F32, BF16, F16, F8_E4M3 or U8"});
     }
 
     void configDisagreesWithTensors() {

@@ -35,6 +35,10 @@ struct EngineOptions {
     LoadProgress load_progress;
     CancelToken cancel;
     bool warm_up = false;
+    // Memory the model may use, in bytes; 0: the host's available memory (CPU) or the device's
+    // free memory (CUDA). Open refuses a model whose memory plan is larger, naming the weight
+    // format and the numbers.
+    uint64_t memory_limit_bytes = 0;
 };
 
 struct ModelInfo {
@@ -46,6 +50,10 @@ struct ModelInfo {
     int canvas_length = 256;  // the served canvas length (config canvas_length)
     int max_context = 0;      // prompt + canvas tokens the engine accepts
     int64_t parameters = 0;
+    // How the checkpoint stores its weights ("bf16", "fp8", "nvfp4") and what the engine planned
+    // to hold ("nvfp4 checkpoint 18.80 GB, held as f32 (dequantised) ... of host memory").
+    std::string weight_format = "bf16";
+    std::string memory_plan;
     // Images (0 / false without a vision tower). image_tokens is the most soft tokens one image
     // gives (the processor's max_soft_tokens, 280 on the real model); an image gives fewer when
     // its aspect ratio leaves part of the patch budget unused: image_soft_tokens() says how many.

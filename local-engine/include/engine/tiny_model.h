@@ -18,7 +18,14 @@ struct TinyModelOptions {
     std::filesystem::path tokenizer_json;  // copied to out_dir/tokenizer.json; empty: none
     uint64_t seed = 0;
     std::string preset = "tiny";  // "tiny" (~17M parameters) or "small" (~114M, benchmarks)
-    std::string dtype = "f32";    // "f32" or "bf16" (the safetensors dtype)
+    // "f32" or "bf16" (the safetensors dtype of every tensor), or a quantised checkpoint as
+    // published (other tensors bf16): "fp8" (compressed-tensors FP8 dynamic: every decoder
+    // Linear but the router) or "nvfp4" (ModelOpt NVFP4: the experts and the dense MLP).
+    std::string dtype = "f32";
+    // With fp8 / nvfp4: the same model with each quantised weight replaced by its dequantised
+    // values as F32 (experts fused as in bf16 checkpoints, other tensors the same bf16, no
+    // quantization_config): the reference a loader of the quantised folder must match.
+    bool dequantized_reference = false;
 };
 
 struct TinyModelSummary {

@@ -170,9 +170,12 @@ Result<std::unique_ptr<ComputeBackend>> make_cpu_backend(
     const std::function<bool(double)>& bound = {});
 
 #ifdef DS_HAVE_CUDA
-// The CUDA backend (defined under src/cuda/); device 0.
+// The CUDA backend (defined under src/cuda/); device 0. memory_limit_bytes (0: none) caps the
+// device memory its plan may use.
 Result<std::unique_ptr<ComputeBackend>> make_cuda_backend(
-    std::shared_ptr<const model::ModelWeights> weights);
+    std::shared_ptr<const model::ModelWeights> weights, uint64_t memory_limit_bytes = 0);
+// The CUDA backend's memory plan for `config`, in words (model::MemoryPlan::describe).
+std::string cuda_memory_plan(const model::ModelConfig& config);
 #endif
 
 }  // namespace engine::backend

@@ -17,6 +17,7 @@
 #include <numeric>
 
 #include "cpu/kernels.h"
+#include "model/quantized.h"
 #include "util/thread_pool.h"
 
 namespace engine::cpu {
@@ -741,12 +742,14 @@ class CpuOps final : public ops::Ops {
         return static_cast<int>(rope_freqs_.size() - 1);
     }
 
-    // fp32 pointer to a tensor: in place when the file holds aligned F32, else a converted copy.
+    // fp32 pointer to a tensor: in place when the file holds aligned F32, else a converted copy
+    // (quantised weights are dequantised here, once, at bind).
     const float* f32(const TensorView& t) {
-        if (t.dtype == DType::F32 && reinterpret_cast<uintptr_t>(t.data) % alignof(float) == 0)
+        if (!t.quantized && t.dtype == DType::F32 &&
+            reinterpret_cast<uintptr_t>(t.data) % alignof(float) == 0)
             return reinterpret_cast<const float*>(t.data);
         auto b = std::make_unique<std::vector<float>>(static_cast<size_t>(t.numel()));
-        model::to_float(t.dtype, t.data, b->size(), b->data());
+        model::tensor_to_float(t, b->data());
         owned_.push_back(std::move(b));
         return owned_.back()->data();
     }

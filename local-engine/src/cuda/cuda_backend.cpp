@@ -41,7 +41,7 @@ Result<std::unique_ptr<CudaBackend>> open_backend(std::shared_ptr<const model::M
     return std::unique_ptr<CudaBackend>(std::make_unique<CudaModelBackend>(std::move(model), raw));
 }
 
-Result<void> check_plan(const model::ModelConfig& c) {
+Result<void> check_plan(const model::ModelConfig& c, uint64_t memory_limit) {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
         return engine_error("CUDA backend: no CUDA device is available");
@@ -51,13 +51,13 @@ Result<void> check_plan(const model::ModelConfig& c) {
     size_t free_b = 0, total_b = 0;
     DS_CUDA_TRY(cudaSetDevice(0));
     DS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-    if (plan.total() > free_b)
-        return engine_error("CUDA backend: model needs " + format_gib(plan.total()) + " (weights " +
-                            format_gib(plan.weights) + ", activations " +
-                            format_gib(plan.activations) + ", KV cache of " +
-                            std::to_string(plan.cache_tokens) + " tokens " +
-                            format_gib(plan.kv_cache) + "), device has " + format_gib(free_b) +
-                            " free; use --device cpu");
+    const uint64_t available =
+        memory_limit && memory_limit < free_b ? memory_limit : static_cast<uint64_t>(free_b);
+    if (plan.total() > available)
+        return engine_error(
+            "CUDA backend: the model does not fit: " + describe_plan(c, plan).describe() +
+            ", but the device has " + model::format_gb(available) +
+            (memory_limit ? " allowed" : " free") + "; use --device cpu");
     return {};
 }
 
@@ -108,16 +108,29 @@ std::string format_gib(uint64_t bytes) {
     return buf;
 }
 
+model::MemoryPlan describe_plan(const model::ModelConfig& c, const MemoryPlan& plan) {
+    model::MemoryPlan p;
+    p.where = "cuda:0";
+    p.format = c.quantization.format;
+    p.checkpoint = model::checkpoint_bytes(c, p.format).total();
+    p.weights = plan.weights;
+    p.held_as = p.format == model::WeightFormat::BF16 ? "bf16" : "bf16 (dequantised at upload)";
+    p.kv_cache = plan.kv_cache;
+    p.workspace = plan.activations + plan.reserve;
+    p.cache_tokens = plan.cache_tokens;
+    return p;
+}
+
 Result<std::unique_ptr<CudaBackend>> open_cuda_backend(
-    std::shared_ptr<const model::ModelWeights> weights) {
+    std::shared_ptr<const model::ModelWeights> weights, uint64_t memory_limit_bytes) {
     if (!weights) return engine_error("CUDA backend: no weights given");
-    DS_TRY(check_plan(weights->config));
+    DS_TRY(check_plan(weights->config, memory_limit_bytes));
     return open_backend(std::move(weights), false, 0);
 }
 
 Result<std::unique_ptr<CudaBackend>> open_synthetic_cuda_backend(const model::ModelConfig& config,
                                                                  uint64_t seed) {
-    DS_TRY(check_plan(config));
+    DS_TRY(check_plan(config, 0));
     auto mw = std::make_shared<model::ModelWeights>();
     mw->config = config;
     return open_backend(std::move(mw), true, seed);
@@ -175,10 +188,16 @@ bool cuda_available() {
 namespace backend {
 
 Result<std::unique_ptr<ComputeBackend>> make_cuda_backend(
-    std::shared_ptr<const model::ModelWeights> weights) {
-    auto b = cuda::open_cuda_backend(std::move(weights));
+    std::shared_ptr<const model::ModelWeights> weights, uint64_t memory_limit_bytes) {
+    auto b = cuda::open_cuda_backend(std::move(weights), memory_limit_bytes);
     if (!b) return b.error();
     return std::unique_ptr<ComputeBackend>(std::move(b.value()));
+}
+
+std::string cuda_memory_plan(const model::ModelConfig& config) {
+    const cuda::MemoryPlan plan =
+        cuda::plan_memory(config, cuda::kDefaultPassTokens, cuda::kDefaultPassTokens);
+    return cuda::describe_plan(config, plan).describe();
 }
 
 }  // namespace backend

@@ -17,6 +17,7 @@
 
 #include "backend/compute_backend.h"
 #include "model/config.h"
+#include "model/memory_plan.h"
 #include "model/weights.h"
 
 namespace engine::cuda {
@@ -57,7 +58,11 @@ class CudaBackend : public backend::ComputeBackend {
 // Uploads real weights. Errors: no device, or the memory plan does not fit ("model needs X GiB,
 // device has Y GiB free").
 Result<std::unique_ptr<CudaBackend>> open_cuda_backend(
-    std::shared_ptr<const model::ModelWeights> weights);
+    std::shared_ptr<const model::ModelWeights> weights, uint64_t memory_limit_bytes = 0);
+// The plan in the backend-neutral form Engine::open states (model/memory_plan.h): the checkpoint's
+// format and bytes, the weights as held on the device (bf16 today: quantised checkpoints are
+// dequantised at upload, see device_weights.cpp), activations and KV cache.
+model::MemoryPlan describe_plan(const model::ModelConfig& config, const MemoryPlan& plan);
 // Random bf16 weights made directly on the device for `config` (benchmarks at real shapes
 // without a checkpoint). Norm weights and scalars are 1, so activations stay finite.
 Result<std::unique_ptr<CudaBackend>> open_synthetic_cuda_backend(const model::ModelConfig& config,

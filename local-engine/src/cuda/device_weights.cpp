@@ -1,5 +1,8 @@
 #include "cuda/device_weights.h"
 
+#include "model/quantized.h"
+
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -79,6 +82,8 @@ SourceType source_type(model::DType d) {
         case model::DType::F16:
             return SourceType::F16;
         case model::DType::BF16:
+        case model::DType::F8_E4M3:  // quantised weights reach the device dequantised to f32
+        case model::DType::U8:
             break;
     }
     return SourceType::BF16;
@@ -91,6 +96,7 @@ class Uploader {
 
     Result<void> matrix(const model::TensorView& t, bf16_t* dst) {
         if (t.empty()) return engine_error("CUDA backend: tensor " + t.name + " has no data");
+        if (t.quantized) return quantized_matrix(t, dst);
         if (t.dtype == model::DType::BF16) {
             DS_CUDA_TRY(cudaMemcpy(dst, t.data, t.nbytes, cudaMemcpyHostToDevice));
             return {};
@@ -119,6 +125,31 @@ class Uploader {
     }
 
   private:
+    // A quantised checkpoint's weight, part by part: dequantised on the host to f32, then
+    // converted to bf16 on the device. The forward pass still multiplies bf16 matrices; the
+    // packed-weight GEMMs (quantized_gemm.cu) are not wired into it yet.
+    Result<void> quantized_matrix(const model::TensorView& t, bf16_t* dst) {
+        if (staging_.size() == 0) DS_TRY(staging_.allocate(kStagingBytes, "weight staging"));
+        std::vector<float> host;
+        for (const model::QuantizedLinear& p : t.quantized->parts) {
+            // As many rows at a time as the staging buffer holds in f32.
+            const int64_t chunk =
+                std::max<int64_t>(1, static_cast<int64_t>(kStagingBytes / sizeof(float)) / p.cols);
+            for (int64_t r = 0; r < p.rows; r += chunk) {
+                const int64_t rows = std::min(chunk, p.rows - r);
+                const size_t n = static_cast<size_t>(rows * p.cols);
+                host.resize(n);
+                model::dequantize_rows(p, r, rows, host.data());
+                DS_CUDA_TRY(cudaMemcpy(staging_.get(), host.data(), n * sizeof(float),
+                                       cudaMemcpyHostToDevice));
+                convert_to_bf16(SourceType::F32, staging_.get(), n, dst, stream_);
+                DS_CUDA_TRY(cudaStreamSynchronize(stream_));
+                dst += n;
+            }
+        }
+        return {};
+    }
+
     static constexpr size_t kStagingBytes = size_t{64} << 20;
     cudaStream_t stream_;
     DeviceBuffer staging_;

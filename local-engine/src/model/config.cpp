@@ -1,5 +1,7 @@
 #include "model/config.h"
 
+#include "model/quantized.h"
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -228,6 +230,11 @@ Result<ModelConfig> parse_config(const std::string& text, const std::string& sou
     if (!top.error().empty()) return bad_input(top.error());
     auto vision = read_vision(root, source);
     if (!vision) return vision.error();
+    if (root.contains("quantization_config") && !root["quantization_config"].is_null()) {
+        auto q = parse_quantization_config(root["quantization_config"].dump(), source);
+        if (!q) return q.error();
+        c.quantization = std::move(q.value());
+    }
     c.vision = vision.value();
     if (!root.contains("text_config") || !root["text_config"].is_object())
         return bad_input(source + ": field text_config is missing (expected an object)");

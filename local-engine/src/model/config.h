@@ -43,6 +43,19 @@ struct VisionConfig {
     bool standardize = false;   // std_bias / std_scale after the pooler
 };
 
+// How a checkpoint stores its linear weights (config.json quantization_config; model/quantized.h
+// has the layouts). BF16 stands for every unquantised checkpoint (F32, BF16 or F16 tensors).
+enum class WeightFormat { BF16, FP8, NVFP4 };
+const char* weight_format_name(WeightFormat format);  // "bf16", "fp8", "nvfp4"
+
+struct QuantizationConfig {
+    WeightFormat format = WeightFormat::BF16;
+    std::string quant_method;          // "modelopt", "compressed-tensors"; empty when unquantised
+    int group_size = 0;                // NVFP4: values per E4M3 block scale (16)
+    bool dynamic_activations = false;  // FP8 dynamic: activations quantised per token at run time
+    std::vector<std::string> ignore;   // module patterns the producer kept unquantised
+};
+
 struct ModelConfig {
     // Top level of config.json.
     std::string model_type;  // "diffusion_gemma"
@@ -54,6 +67,7 @@ struct ModelConfig {
     // soft tokens as boi, image x N, eoi).
     TokenId boi_token_id = 255999, image_token_id = 258880, eoi_token_id = 258882;
     VisionConfig vision;
+    QuantizationConfig quantization;  // quantization_config; format BF16 when absent
 
     // text_config.
     int vocab_size = 0;

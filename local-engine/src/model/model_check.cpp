@@ -1,5 +1,6 @@
 #include "engine/model_check.h"
 
+#include "model/quantized.h"
 #include "model/weights.h"
 
 namespace engine {
@@ -20,7 +21,12 @@ Result<ModelSummary> inspect_model(const std::filesystem::path& model_dir) {
     s.top_k_experts = c.top_k_experts;
     s.parameters = w.parameter_count;
     auto add = [&](const model::TensorView& t) {
-        if (!t.empty()) s.tensors.push_back({t.name, model::dtype_name(t.dtype), t.shape});
+        if (t.empty()) return;
+        // A quantised weight shows how it is stored ("nvfp4", "fp8"), not what it reads as.
+        const std::string dtype = t.quantized && !t.quantized->parts.empty()
+                                      ? model::weight_format_name(t.quantized->parts[0].format)
+                                      : model::dtype_name(t.dtype);
+        s.tensors.push_back({t.name, dtype, t.shape});
     };
     add(w.embed_tokens);
     add(w.final_norm);

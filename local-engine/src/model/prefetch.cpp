@@ -1,6 +1,8 @@
 // Reading mapped weights ahead of use (see prefetch.h).
 #include "model/prefetch.h"
 
+#include "model/quantized.h"
+
 #include <algorithm>
 #include <set>
 #include <utility>
@@ -13,7 +15,11 @@ namespace {
 std::vector<std::pair<const std::byte*, size_t>> ranges(const ModelWeights& w) {
     std::set<std::pair<const std::byte*, size_t>> seen;
     auto add = [&](const TensorView& t) {
-        if (!t.empty() && t.nbytes > 0) seen.emplace(t.data, t.nbytes);
+        if (t.data && t.nbytes > 0) seen.emplace(t.data, t.nbytes);
+        if (t.quantized)  // a quantised weight's packed parts and their scales
+            for (const QuantizedLinear& p : t.quantized->parts)
+                for (const TensorView* part : {&p.weight, &p.weight_scale})
+                    if (part->data && part->nbytes > 0) seen.emplace(part->data, part->nbytes);
     };
     add(w.embed_tokens);
     add(w.lm_head);
@@ -50,7 +56,7 @@ std::vector<std::pair<const std::byte*, size_t>> ranges(const ModelWeights& w) {
 }
 
 constexpr size_t kPage = 4096;
-volatile unsigned g_prefetch_sink = 0;  // where the page reads go, so none is elided
+volatile unsigned g_prefetch_sink = 0;      // where the page reads go, so none is elided
 constexpr size_t kBlock = size_t(8) << 20;  // progress every 8 MiB
 
 }  // namespace

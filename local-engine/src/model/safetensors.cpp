@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -23,12 +25,26 @@ const char* dtype_name(DType dtype) {
             return "BF16";
         case DType::F16:
             return "F16";
+        case DType::F8_E4M3:
+            return "F8_E4M3";
+        case DType::U8:
+            return "U8";
     }
     return "?";
 }
 
 size_t dtype_size(DType dtype) {
-    return dtype == DType::F32 ? 4 : 2;
+    switch (dtype) {
+        case DType::F32:
+            return 4;
+        case DType::BF16:
+        case DType::F16:
+            return 2;
+        case DType::F8_E4M3:
+        case DType::U8:
+            return 1;
+    }
+    return 1;
 }
 
 int64_t TensorView::numel() const {
@@ -80,6 +96,10 @@ bool parse_dtype(const std::string& s, DType& out) {
         out = DType::BF16;
     else if (s == "F16")
         out = DType::F16;
+    else if (s == "F8_E4M3")
+        out = DType::F8_E4M3;
+    else if (s == "U8")
+        out = DType::U8;
     else
         return false;
     return true;
@@ -129,7 +149,7 @@ Result<SafetensorsFile> SafetensorsFile::open(const std::filesystem::path& path)
         t.owner = file;
         if (!e["dtype"].is_string() || !parse_dtype(e["dtype"].get<std::string>(), t.dtype))
             return bad_input(where + ": dtype " + e["dtype"].dump() +
-                             " is not supported (expected F32, BF16 or F16)");
+                             " is not supported (expected F32, BF16, F16, F8_E4M3 or U8)");
         if (!e["shape"].is_array()) return bad_input(where + ": shape is not a list");
         uint64_t numel = 1;
         for (const auto& d : e["shape"]) {
@@ -254,6 +274,20 @@ float f16_to_float(uint16_t h) {
     return f;
 }
 
+float e4m3_to_float(uint8_t v) {
+    const bool negative = (v & 0x80) != 0;
+    const int exponent = (v >> 3) & 0x0f;
+    const int mantissa = v & 0x07;
+    float magnitude;
+    if (exponent == 0x0f && mantissa == 0x07)
+        magnitude = std::numeric_limits<float>::quiet_NaN();
+    else if (exponent == 0)  // subnormal: m/8 * 2^-6
+        magnitude = std::ldexp(static_cast<float>(mantissa) / 8.0f, -6);
+    else  // bias 7
+        magnitude = std::ldexp(1.0f + static_cast<float>(mantissa) / 8.0f, exponent - 7);
+    return negative ? -magnitude : magnitude;
+}
+
 void to_float(DType dtype, const std::byte* src, size_t n, float* dst) {
     switch (dtype) {
         case DType::F32:
@@ -272,6 +306,13 @@ void to_float(DType dtype, const std::byte* src, size_t n, float* dst) {
                 std::memcpy(&v, src + 2 * i, 2);
                 dst[i] = f16_to_float(v);
             }
+            break;
+        case DType::F8_E4M3:
+            for (size_t i = 0; i < n; ++i) dst[i] = e4m3_to_float(static_cast<uint8_t>(src[i]));
+            break;
+        case DType::U8:
+            for (size_t i = 0; i < n; ++i)
+                dst[i] = static_cast<float>(static_cast<uint8_t>(src[i]));
             break;
     }
 }

@@ -16,8 +16,9 @@
 
 namespace engine::model {
 
-enum class DType { F32, BF16, F16 };
-const char* dtype_name(DType dtype);  // "F32", "BF16", "F16" (safetensors spelling)
+// F8_E4M3 and U8 hold quantised checkpoints' weights and block scales (model/quantized.h).
+enum class DType { F32, BF16, F16, F8_E4M3, U8 };
+const char* dtype_name(DType dtype);  // "F32", "BF16", "F16", "F8_E4M3", "U8" (safetensors)
 size_t dtype_size(DType dtype);
 
 // A read-only mapping of a whole file; unmapped when the last owner goes away.
@@ -39,7 +40,12 @@ class MappedFile {
     std::filesystem::path path_;
 };
 
+struct QuantizedSource;  // model/quantized.h
+
 // One tensor inside a mapped file (or an owned buffer). `data` stays valid while `owner` lives.
+// A weight a quantised checkpoint stores in packed form has no `data`: `quantized` holds the
+// packed parts, `dtype` is F32 (what dequantisation gives) and `shape` the logical shape; read
+// its values with model::tensor_to_float (model/quantized.h).
 struct TensorView {
     std::string name;
     DType dtype = DType::F32;
@@ -48,8 +54,9 @@ struct TensorView {
     size_t nbytes = 0;
     std::shared_ptr<const void> owner;  // the MappedFile (or buffer) that holds the bytes
     std::filesystem::path file;         // for messages
+    std::shared_ptr<const QuantizedSource> quantized;
 
-    bool empty() const { return data == nullptr; }
+    bool empty() const { return data == nullptr && !quantized; }
     int64_t numel() const;
     std::string shape_string() const;  // "[262144, 2816]"
 };
@@ -73,7 +80,9 @@ Result<std::map<std::string, TensorView>> open_model_tensors(const std::filesyst
 float bf16_to_float(uint16_t v);
 uint16_t float_to_bf16(float f);  // round to nearest even
 float f16_to_float(uint16_t v);
-// Converts n elements of `src` (dtype) to float.
+// FP8 E4M3 (OCP "fn": no infinities, 0x7f/0xff NaN, max 448) -> float.
+float e4m3_to_float(uint8_t v);
+// Converts n elements of `src` (dtype) to float (U8: the byte's value).
 void to_float(DType dtype, const std::byte* src, size_t n, float* dst);
 
 }  // namespace engine::model

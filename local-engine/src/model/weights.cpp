@@ -1,15 +1,67 @@
 #include "model/weights.h"
 
 #include <cmath>
+#include <map>
+#include <optional>
 #include <set>
+
+#include "model/quantized.h"
 
 namespace engine::model {
 namespace {
 
 class TensorBinder {
   public:
-    TensorBinder(const std::map<std::string, TensorView>& tensors, std::string source)
-        : tensors_(tensors), source_(std::move(source)) {}
+    TensorBinder(const std::map<std::string, TensorView>& tensors, std::string source,
+                 const QuantizationConfig& quant)
+        : tensors_(tensors), source_(std::move(source)), quant_(quant) {}
+
+    // A linear weight [rows, cols], plain or quantised (model/quantized.h): a plain one is the
+    // file's tensor, a quantised one a view of its packed parts.
+    TensorView linear(const std::string& name, int64_t rows, int64_t cols) {
+        auto part = linear_part(name, rows, cols);
+        if (!part) return {};
+        if (part->format == WeightFormat::BF16) return part->weight;
+        return quantized_view(name, {rows, cols}, {*part});
+    }
+
+    // The layer's experts: the fused 3-D tensors of bf16 checkpoints, or the per-expert Linear
+    // weights quantised checkpoints store (experts.<e>.gate_proj / up_proj / down_proj), bound
+    // as the same logical [E, 2*MI, H] and [E, H, MI] tensors.
+    void experts(const std::string& p, int64_t E, int64_t MI, int64_t H, TensorView& gate_up,
+                 TensorView& down) {
+        if (!error_.empty()) return;
+        if (has(p + "experts.gate_up_proj") && has(p + "experts.down_proj") &&
+            is_packed(tensors_.at(p + "experts.gate_up_proj"))) {
+            fused_quantized(p + "experts.gate_up_proj", E, 2 * MI, H, gate_up);
+            fused_quantized(p + "experts.down_proj", E, H, MI, down);
+            return;
+        }
+        if (has(p + "experts.gate_up_proj") || !has(p + "experts.0.gate_proj.weight")) {
+            gate_up = take(p + "experts.gate_up_proj", {E, 2 * MI, H});
+            down = take(p + "experts.down_proj", {E, H, MI});
+            for (const TensorView* t : {&gate_up, &down})
+                if (error_.empty() && t->dtype != DType::F32 && t->dtype != DType::BF16 &&
+                    t->dtype != DType::F16)
+                    error_ = t->file.string() + ": tensor " + t->name + " is " +
+                             dtype_name(t->dtype) +
+                             " (expected F32, BF16 or F16, or U8 / F8_E4M3 with their scales "
+                             "for quantised experts, in both tensors)";
+            return;
+        }
+        std::vector<QuantizedLinear> gu, dn;
+        for (int64_t e = 0; e < E && error_.empty(); ++e) {
+            const std::string x = p + "experts." + std::to_string(e) + ".";
+            for (const char* proj : {"gate_proj", "up_proj"}) {
+                auto part = linear_part(x + proj + ".weight", MI, H);
+                if (part) gu.push_back(*part);
+            }
+            if (auto part = linear_part(x + "down_proj.weight", H, MI)) dn.push_back(*part);
+        }
+        if (!error_.empty()) return;
+        gate_up = quantized_view(p + "experts.gate_up_proj", {E, 2 * MI, H}, std::move(gu));
+        down = quantized_view(p + "experts.down_proj", {E, H, MI}, std::move(dn));
+    }
 
     // Finds `name` and checks its shape; records the first problem.
     TensorView take(const std::string& name, std::vector<int64_t> shape) {
@@ -28,6 +80,7 @@ class TensorBinder {
             return out;
         }
         used_.insert(name);
+        params_[name] = it->second.numel();
         return it->second;
     }
 
@@ -53,13 +106,49 @@ class TensorBinder {
             return 1.0f;
         }
         used_.insert(name);
+        params_[name] = 1;
         return v;
     }
 
     const std::string& error() const { return error_; }
-    const std::set<std::string>& used() const { return used_; }
+    // Logical parameters of every bound tensor (a quantised weight counts its unpacked values).
+    const std::map<std::string, int64_t>& params() const { return params_; }
 
   private:
+    static bool is_packed(const TensorView& t) {
+        return t.dtype == DType::U8 || t.dtype == DType::F8_E4M3;
+    }
+
+    // A fused expert tensor stored quantised in one piece (find_fused_experts).
+    void fused_quantized(const std::string& name, int64_t E, int64_t rows, int64_t cols,
+                         TensorView& out) {
+        if (!error_.empty()) return;
+        auto parts = find_fused_experts(tensors_, name, E, rows, cols, quant_);
+        if (!parts) {
+            error_ = parts.error().message;
+            return;
+        }
+        out = quantized_view(name, {E, rows, cols}, std::move(parts.value()));
+        params_[name] = E * rows * cols;
+    }
+
+    std::optional<QuantizedLinear> linear_part(const std::string& name, int64_t rows,
+                                               int64_t cols) {
+        if (!error_.empty()) return std::nullopt;
+        auto found = find_linear(tensors_, name, rows, cols, quant_);
+        if (!found) {
+            error_ = found.error().message;
+            return std::nullopt;
+        }
+        if (!found.value()) {
+            error_ = where() + ": tensor " + name + " is missing (expected " +
+                     shape_str({rows, cols}) + " per config.json)";
+            return std::nullopt;
+        }
+        params_[name] = rows * cols;
+        return *found.value();
+    }
+
     const std::string& where() const { return source_; }
     static std::string shape_str(const std::vector<int64_t>& s) {
         std::string r = "[";
@@ -69,8 +158,10 @@ class TensorBinder {
 
     const std::map<std::string, TensorView>& tensors_;
     std::string source_;  // the file that should have held a missing tensor
+    const QuantizationConfig& quant_;
     std::string error_;
     std::set<std::string> used_;
+    std::map<std::string, int64_t> params_;
 };
 
 // The vision tower's tensors (names as transformers' Gemma4VisionModel and
@@ -119,6 +210,12 @@ Result<std::shared_ptr<const ModelWeights>> load_model_weights(const std::filesy
                          "config.json and model.safetensors)");
     auto config = load_config(dir / "config.json");
     if (!config) return config.error();
+    if (config->quantization.format == WeightFormat::BF16) {
+        // No quantization_config in config.json: an older ModelOpt export says it here.
+        auto hf = read_hf_quant_config(dir);
+        if (!hf) return hf.error();
+        if (hf.value()) config->quantization = *hf.value();
+    }
     auto tensors = open_model_tensors(dir);
     if (!tensors) return tensors.error();
 
@@ -131,8 +228,8 @@ Result<std::shared_ptr<const ModelWeights>> load_model_weights(const std::filesy
 
     const bool sharded = std::filesystem::exists(dir / "model.safetensors.index.json", ec);
     TensorBinder b(
-        *tensors,
-        (dir / (sharded ? "model.safetensors.index.json" : "model.safetensors")).string());
+        *tensors, (dir / (sharded ? "model.safetensors.index.json" : "model.safetensors")).string(),
+        c.quantization);
     const std::string g = "model.decoder.";
     w->embed_tokens = b.take(g + "embed_tokens.weight", {V, H});
     w->final_norm = b.take(g + "norm.weight", {H});
@@ -142,9 +239,9 @@ Result<std::shared_ptr<const ModelWeights>> load_model_weights(const std::filesy
         w->lm_head = w->embed_tokens;
     const std::string sc = g + "self_conditioning.";
     w->self_conditioning.pre_norm = b.take(sc + "pre_norm.weight", {H});
-    w->self_conditioning.gate_proj = b.take(sc + "gate_proj.weight", {I, H});
-    w->self_conditioning.up_proj = b.take(sc + "up_proj.weight", {I, H});
-    w->self_conditioning.down_proj = b.take(sc + "down_proj.weight", {H, I});
+    w->self_conditioning.gate_proj = b.linear(sc + "gate_proj.weight", I, H);
+    w->self_conditioning.up_proj = b.linear(sc + "up_proj.weight", I, H);
+    w->self_conditioning.down_proj = b.linear(sc + "down_proj.weight", H, I);
 
     w->layers.resize(static_cast<size_t>(c.num_layers));
     for (int l = 0; l < c.num_layers; ++l) {
@@ -158,20 +255,19 @@ Result<std::shared_ptr<const ModelWeights>> load_model_weights(const std::filesy
         L.pre_feedforward_layernorm_2 = b.take(p + "pre_feedforward_layernorm_2.weight", {H});
         L.post_feedforward_layernorm_1 = b.take(p + "post_feedforward_layernorm_1.weight", {H});
         L.post_feedforward_layernorm_2 = b.take(p + "post_feedforward_layernorm_2.weight", {H});
-        L.q_proj = b.take(p + "self_attn.q_proj.weight", {nh * hd, H});
-        L.k_proj = b.take(p + "self_attn.k_proj.weight", {kv * hd, H});
-        if (c.layer_has_v_proj(l)) L.v_proj = b.take(p + "self_attn.v_proj.weight", {kv * hd, H});
-        L.o_proj = b.take(p + "self_attn.o_proj.weight", {H, nh * hd});
+        L.q_proj = b.linear(p + "self_attn.q_proj.weight", nh * hd, H);
+        L.k_proj = b.linear(p + "self_attn.k_proj.weight", kv * hd, H);
+        if (c.layer_has_v_proj(l)) L.v_proj = b.linear(p + "self_attn.v_proj.weight", kv * hd, H);
+        L.o_proj = b.linear(p + "self_attn.o_proj.weight", H, nh * hd);
         L.q_norm = b.take(p + "self_attn.q_norm.weight", {hd});
         L.k_norm = b.take(p + "self_attn.k_norm.weight", {hd});
-        L.mlp_gate = b.take(p + "mlp.gate_proj.weight", {I, H});
-        L.mlp_up = b.take(p + "mlp.up_proj.weight", {I, H});
-        L.mlp_down = b.take(p + "mlp.down_proj.weight", {H, I});
-        L.router_proj = b.take(p + "router.proj.weight", {E, H});
+        L.mlp_gate = b.linear(p + "mlp.gate_proj.weight", I, H);
+        L.mlp_up = b.linear(p + "mlp.up_proj.weight", I, H);
+        L.mlp_down = b.linear(p + "mlp.down_proj.weight", H, I);
+        L.router_proj = b.linear(p + "router.proj.weight", E, H);
         L.router_scale = b.take(p + "router.scale", {H});
         L.router_per_expert_scale = b.take(p + "router.per_expert_scale", {E});
-        L.experts_gate_up = b.take(p + "experts.gate_up_proj", {E, 2 * MI, H});
-        L.experts_down = b.take(p + "experts.down_proj", {E, H, MI});
+        b.experts(p, E, MI, H, L.experts_gate_up, L.experts_down);
         L.decoder_layer_scalar = b.scalar(p + "layer_scalar");
         L.encoder_layer_scalar =
             b.scalar("model.encoder.language_model.layers." + std::to_string(l) + ".layer_scalar");
@@ -196,8 +292,8 @@ Result<std::shared_ptr<const ModelWeights>> load_model_weights(const std::filesy
                          std::to_string(c.num_layers));
 
     int64_t params = 0;
-    for (const auto& name : b.used())
-        if (name.rfind("model.encoder.", 0) != 0) params += tensors->at(name).numel();
+    for (const auto& [name, n] : b.params())
+        if (name.rfind("model.encoder.", 0) != 0) params += n;
     w->parameter_count = params;
     return std::shared_ptr<const ModelWeights>(std::move(w));
 }

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -13,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/quantized.h"
 #include "model/safetensors.h"
 
 namespace engine {
@@ -195,13 +197,250 @@ Result<void> write_json(const std::filesystem::path& path, const json& j) {
     });
 }
 
+// How the writer stores tensors: plain (f32 or bf16), a quantised checkpoint as published, or
+// the dequantised reference of one.
+struct Storage {
+    model::WeightFormat format = model::WeightFormat::BF16;  // BF16: nothing quantised
+    bool quantized = false;   // packed weights and scales in the file
+    bool reference = false;   // the quantised weights dequantised, as F32 (the rest unchanged)
+    bool plain_bf16 = false;  // unquantised tensors as BF16 (else F32)
+    const char* config_dtype() const { return plain_bf16 ? "bfloat16" : "float32"; }
+};
+
+Storage storage_for(const std::string& dtype, bool reference) {
+    Storage s;
+    if (dtype == "bf16") s.plain_bf16 = true;
+    if (dtype == "fp8" || dtype == "nvfp4") {
+        s.format = dtype == "fp8" ? model::WeightFormat::FP8 : model::WeightFormat::NVFP4;
+        s.reference = reference;
+        s.quantized = !reference;
+        s.plain_bf16 = true;  // the published checkpoints keep the rest in bf16
+    }
+    return s;
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// Which tensors each format quantises, as the published checkpoints do: the NVFP4 DiffusionGemma
+// checkpoint the experts (its 18.8 GB is the experts in NVFP4 and the rest in bf16); FP8 dynamic
+// every decoder Linear but the router.
+bool quantizes(model::WeightFormat format, const std::string& name) {
+    const bool decoder_layer = name.rfind("model.decoder.layers.", 0) == 0;
+    const bool experts =
+        ends_with(name, ".experts.gate_up_proj") || ends_with(name, ".experts.down_proj");
+    switch (format) {
+        case model::WeightFormat::BF16:
+            return false;
+        case model::WeightFormat::NVFP4:
+            return decoder_layer && experts;
+        case model::WeightFormat::FP8:
+            return name.rfind("model.decoder.", 0) == 0 &&
+                   (experts || ends_with(name, "_proj.weight"));
+    }
+    return false;
+}
+
+json quantization_config(model::WeightFormat format) {
+    if (format == model::WeightFormat::NVFP4)
+        return {{"quant_method", "modelopt"},
+                {"quant_algo", "NVFP4"},
+                {"group_size", 16},
+                {"kv_cache_quant_algo", nullptr},
+                {"producer", {{"name", "modelopt"}}},
+                {"ignore",
+                 {"lm_head", "model.decoder.embed_tokens*", "*self_attn*", "*mlp.*", "*router*",
+                  "model.decoder.self_conditioning*", "model.encoder.vision_tower*",
+                  "model.encoder.embed_vision*"}}};
+    return {{"quant_method", "compressed-tensors"},
+            {"format", "float-quantized"},
+            {"quantization_status", "compressed"},
+            {"config_groups",
+             {{"group_0",
+               {{"targets", {"Linear"}},
+                {"weights",
+                 {{"num_bits", 8},
+                  {"type", "float"},
+                  {"strategy", "channel"},
+                  {"symmetric", true},
+                  {"dynamic", false}}},
+                {"input_activations",
+                 {{"num_bits", 8},
+                  {"type", "float"},
+                  {"strategy", "token"},
+                  {"symmetric", true},
+                  {"dynamic", true}}},
+                {"output_activations", nullptr}}}}},
+            {"ignore", {"lm_head", "re:.*router.*", "re:.*vision_tower.*", "re:.*embed_vision.*"}},
+            {"kv_cache_scheme", nullptr}};
+}
+
+// One tensor of the output file: float values encoded at write time (F32 / BF16), or bytes.
+struct OutTensor {
+    std::string dtype;
+    std::vector<int64_t> shape;
+    const std::vector<float>* values = nullptr;
+    std::vector<uint8_t> bytes;
+
+    uint64_t byte_size() const {
+        return values ? values->size() * (dtype == "BF16" ? 2 : 4) : bytes.size();
+    }
+    void write(std::ofstream& out) const {
+        if (!values) {
+            out.write(reinterpret_cast<const char*>(bytes.data()),
+                      static_cast<std::streamsize>(bytes.size()));
+        } else if (dtype == "BF16") {
+            std::vector<uint16_t> half(values->size());
+            for (size_t i = 0; i < half.size(); ++i) half[i] = model::float_to_bf16((*values)[i]);
+            out.write(reinterpret_cast<const char*>(half.data()),
+                      static_cast<std::streamsize>(half.size() * 2));
+        } else {
+            out.write(reinterpret_cast<const char*>(values->data()),
+                      static_cast<std::streamsize>(values->size() * 4));
+        }
+    }
+};
+
+template <class T>
+std::vector<uint8_t> as_bytes(const std::vector<T>& v) {
+    std::vector<uint8_t> b(v.size() * sizeof(T));
+    if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
+    return b;
+}
+
+// One Linear weight [rows, cols] quantised as the published layouts store it.
+struct QuantizedMatrix {
+    std::map<std::string, OutTensor> tensors;  // by suffix: "weight", "weight_scale", ...
+    std::vector<float> dequantized;            // what a loader must read back
+};
+
+// FP8 E4M3 with one scale per row (max |w| / 448, held in bf16 as the published checkpoints do).
+QuantizedMatrix quantize_fp8(const float* w, int64_t rows, int64_t cols) {
+    QuantizedMatrix q;
+    std::vector<uint8_t> codes(static_cast<size_t>(rows * cols));
+    std::vector<uint16_t> scales(static_cast<size_t>(rows));
+    q.dequantized.resize(codes.size());
+    for (int64_t r = 0; r < rows; ++r) {
+        float amax = 0;
+        for (int64_t c = 0; c < cols; ++c) amax = std::max(amax, std::fabs(w[r * cols + c]));
+        scales[static_cast<size_t>(r)] = model::float_to_bf16(amax > 0 ? amax / 448.0f : 1.0f);
+        const float scale = model::bf16_to_float(scales[static_cast<size_t>(r)]);
+        for (int64_t c = 0; c < cols; ++c) {
+            const size_t i = static_cast<size_t>(r * cols + c);
+            codes[i] = model::float_to_e4m3(w[i] / scale);
+            q.dequantized[i] = model::e4m3_to_float(codes[i]) * scale;
+        }
+    }
+    q.tensors["weight"] = {"F8_E4M3", {rows, cols}, nullptr, std::move(codes)};
+    q.tensors["weight_scale"] = {"BF16", {rows, 1}, nullptr, as_bytes(scales)};
+    return q;
+}
+
+// NVFP4: E2M1 values two a byte (even column low), an E4M3 scale per 16 values of a row, and a
+// global scale max |w| / (6 * 448) so the block scales use E4M3's range.
+QuantizedMatrix quantize_nvfp4(const float* w, int64_t rows, int64_t cols) {
+    QuantizedMatrix q;
+    const int64_t blocks = cols / 16;
+    std::vector<uint8_t> packed(static_cast<size_t>(rows * cols / 2), 0);
+    std::vector<uint8_t> scales(static_cast<size_t>(rows * blocks));
+    q.dequantized.resize(static_cast<size_t>(rows * cols));
+    float amax = 0;
+    for (int64_t i = 0; i < rows * cols; ++i) amax = std::max(amax, std::fabs(w[i]));
+    const float global = amax > 0 ? amax / (6.0f * 448.0f) : 1.0f;
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t b = 0; b < blocks; ++b) {
+            float bmax = 0;
+            for (int64_t i = 0; i < 16; ++i)
+                bmax = std::max(bmax, std::fabs(w[r * cols + b * 16 + i]));
+            const uint8_t sc = model::float_to_e4m3(bmax / 6.0f / global);
+            scales[static_cast<size_t>(r * blocks + b)] = sc;
+            const float scale = model::e4m3_to_float(sc) * global;
+            for (int64_t i = 0; i < 16; ++i) {
+                const int64_t c = b * 16 + i;
+                const size_t at = static_cast<size_t>(r * cols + c);
+                const uint8_t code = scale > 0 ? model::float_to_e2m1(w[at] / scale) : 0;
+                packed[static_cast<size_t>((r * cols + c) / 2)] |=
+                    static_cast<uint8_t>(c % 2 ? code << 4 : code);
+                q.dequantized[at] = model::e2m1_to_float(code) * scale;
+            }
+        }
+    const std::vector<float> g = {global};
+    // The activations' global scale (FP4 activations): written as the real exports have it,
+    // unused by a bf16-activation engine.
+    const std::vector<float> input_scale = {1.0f / 448.0f};
+    q.tensors["weight"] = {"U8", {rows, cols / 2}, nullptr, std::move(packed)};
+    q.tensors["weight_scale"] = {"F8_E4M3", {rows, blocks}, nullptr, std::move(scales)};
+    q.tensors["weight_scale_2"] = {"F32", {}, nullptr, as_bytes(g)};
+    q.tensors["input_scale"] = {"F32", {}, nullptr, as_bytes(input_scale)};
+    return q;
+}
+
+QuantizedMatrix quantize(model::WeightFormat format, const float* w, int64_t rows, int64_t cols) {
+    return format == model::WeightFormat::FP8 ? quantize_fp8(w, rows, cols)
+                                              : quantize_nvfp4(w, rows, cols);
+}
+
+// The matrices of one tensor as Linear modules: a plain weight is one ("<m>.weight"); fused
+// experts are one per expert and projection (experts.<e>.gate_proj / up_proj / down_proj), each
+// a block of rows of the fused tensor.
+struct Module {
+    std::string name;  // without ".weight"
+    int64_t first_row, rows;
+};
+
+std::vector<Module> modules_of(const std::string& name, const PendingTensor& t) {
+    const std::string gate_up = "experts.gate_up_proj", down = "experts.down_proj";
+    if (ends_with(name, gate_up)) {
+        const std::string p = name.substr(0, name.size() - gate_up.size()) + "experts.";
+        const int64_t E = t.shape[0], MI = t.shape[1] / 2;
+        std::vector<Module> m;
+        for (int64_t e = 0; e < E; ++e) {
+            m.push_back({p + std::to_string(e) + ".gate_proj", e * 2 * MI, MI});
+            m.push_back({p + std::to_string(e) + ".up_proj", e * 2 * MI + MI, MI});
+        }
+        return m;
+    }
+    if (ends_with(name, down)) {
+        const std::string p = name.substr(0, name.size() - down.size()) + "experts.";
+        std::vector<Module> m;
+        for (int64_t e = 0; e < t.shape[0]; ++e)
+            m.push_back({p + std::to_string(e) + ".down_proj", e * t.shape[1], t.shape[1]});
+        return m;
+    }
+    return {{name.substr(0, name.size() - std::string(".weight").size()), 0, t.shape[0]}};
+}
+
+// Adds `name` to `out` as `storage` stores it.
+void lay_out(const std::string& name, const PendingTensor& t, const Storage& storage,
+             std::map<std::string, OutTensor>& out) {
+    if (!quantizes(storage.format, name)) {
+        out[name] = {storage.plain_bf16 ? "BF16" : "F32", t.shape, &t.values, {}};
+        return;
+    }
+    const int64_t cols = t.shape.back();
+    std::vector<float> dequantized(t.values.size());
+    for (const Module& m : modules_of(name, t)) {
+        QuantizedMatrix q =
+            quantize(storage.format, t.values.data() + m.first_row * cols, m.rows, cols);
+        std::copy(q.dequantized.begin(), q.dequantized.end(),
+                  dequantized.begin() + m.first_row * cols);
+        if (storage.quantized)
+            for (auto& [suffix, tensor] : q.tensors) out[m.name + "." + suffix] = std::move(tensor);
+    }
+    if (storage.reference) out[name] = {"F32", t.shape, nullptr, as_bytes(dequantized)};
+}
+
 }  // namespace
 
 Result<TinyModelSummary> write_tiny_model(const TinyModelOptions& options) {
     if (options.preset != "tiny" && options.preset != "small")
         return bad_input("--preset " + options.preset + ": expected tiny or small");
-    if (options.dtype != "f32" && options.dtype != "bf16")
-        return bad_input("--dtype " + options.dtype + ": expected f32 or bf16");
+    if (options.dtype != "f32" && options.dtype != "bf16" && options.dtype != "fp8" &&
+        options.dtype != "nvfp4")
+        return bad_input("--dtype " + options.dtype + ": expected f32, bf16, fp8 or nvfp4");
+    if (options.dequantized_reference && options.dtype != "fp8" && options.dtype != "nvfp4")
+        return bad_input("a dequantised reference needs --dtype fp8 or nvfp4");
     if (options.out_dir.empty()) return bad_input("--out: a folder is required");
     if (!options.tokenizer_json.empty() &&
         !std::filesystem::is_regular_file(options.tokenizer_json))
@@ -269,17 +508,19 @@ Result<TinyModelSummary> write_tiny_model(const TinyModelOptions& options) {
     const VisionPreset vp;
     if (with_vision) ts.merge(vision_tensors(options.seed, vp, H));
 
+    // What goes into model.safetensors: each tensor as stored (quantised or not).
+    const Storage storage = storage_for(options.dtype, options.dequantized_reference);
+    std::map<std::string, OutTensor> out_tensors;
+    for (const auto& [name, t] : ts.tensors()) lay_out(name, t, storage, out_tensors);
+
     // model.safetensors: sorted names, data in that order, header padded to 8 bytes.
-    const bool bf16 = options.dtype == "bf16";
-    const size_t elem = bf16 ? 2 : 4;
     json header = json::object();
     header["__metadata__"] = {{"format", "pt"}};
     uint64_t offset = 0;
-    for (const auto& [name, t] : ts.tensors()) {
-        const uint64_t n = t.values.size() * elem;
-        header[name] = {{"dtype", bf16 ? "BF16" : "F32"},
-                        {"shape", t.shape},
-                        {"data_offsets", {offset, offset + n}}};
+    for (const auto& [name, t] : out_tensors) {
+        const uint64_t n = t.byte_size();
+        header[name] = {
+            {"dtype", t.dtype}, {"shape", t.shape}, {"data_offsets", {offset, offset + n}}};
         offset += n;
     }
     std::string header_text = header.dump();
@@ -294,19 +535,7 @@ Result<TinyModelSummary> write_tiny_model(const TinyModelOptions& options) {
         for (int i = 0; i < 8; ++i) len[i] = static_cast<uint8_t>(n >> (8 * i));
         out.write(reinterpret_cast<const char*>(len), 8);
         out.write(header_text.data(), static_cast<std::streamsize>(header_text.size()));
-        std::vector<uint16_t> half;
-        for (const auto& [name, t] : ts.tensors()) {
-            if (bf16) {
-                half.resize(t.values.size());
-                for (size_t i = 0; i < half.size(); ++i)
-                    half[i] = model::float_to_bf16(t.values[i]);
-                out.write(reinterpret_cast<const char*>(half.data()),
-                          static_cast<std::streamsize>(half.size() * 2));
-            } else {
-                out.write(reinterpret_cast<const char*>(t.values.data()),
-                          static_cast<std::streamsize>(t.values.size() * 4));
-            }
-        }
+        for (const auto& [name, t] : out_tensors) t.write(out);
         return static_cast<bool>(out);
     });
     if (!st) return st.error();
@@ -344,7 +573,7 @@ Result<TinyModelSummary> write_tiny_model(const TinyModelOptions& options) {
                  {"top_k_experts", p.top_k},
                  {"moe_intermediate_size", MI},
                  {"attention_k_eq_v", true},
-                 {"dtype", bf16 ? "bfloat16" : "float32"}};
+                 {"dtype", storage.config_dtype()}};
     json config = {{"architectures", {"DiffusionGemmaForBlockDiffusion"}},
                    {"model_type", "diffusion_gemma"},
                    {"_name_or_path", "diffusiongemma-" + options.preset + "-random"},
@@ -356,7 +585,7 @@ Result<TinyModelSummary> write_tiny_model(const TinyModelOptions& options) {
                    {"eoi_token_id", 258882},
                    {"image_token_id", 258880},
                    {"initializer_range", 0.02},
-                   {"dtype", bf16 ? "bfloat16" : "float32"},
+                   {"dtype", storage.config_dtype()},
                    {"text_config", text},
                    {"vision_config", nullptr}};
     if (with_vision)
@@ -377,6 +606,18 @@ Result<TinyModelSummary> write_tiny_model(const TinyModelOptions& options) {
             {"standardize", true},
             {"use_clipped_linears", false},
             {"rope_parameters", {{"rope_type", "default"}, {"rope_theta", 100.0}}}};
+    if (storage.quantized) config["quantization_config"] = quantization_config(storage.format);
+    if (storage.quantized && storage.format == model::WeightFormat::NVFP4) {
+        // ModelOpt's exports carry the same facts in hf_quant_config.json as well.
+        const json q = quantization_config(storage.format);
+        const json hf = {{"producer", {{"name", "modelopt"}}},
+                         {"quantization",
+                          {{"quant_algo", q["quant_algo"]},
+                           {"kv_cache_quant_algo", nullptr},
+                           {"group_size", q["group_size"]},
+                           {"exclude_modules", q["ignore"]}}}};
+        if (auto r = write_json(options.out_dir / "hf_quant_config.json", hf); !r) return r.error();
+    }
     if (auto r = write_json(options.out_dir / "config.json", config); !r) return r.error();
 
     json gen = {

@@ -1,0 +1,23 @@
+#pragma once
+// The quantised GEMMs of quantized_gemm.h behind a host-only interface (no CUDA headers), for
+// tests and benchmarks: upload, run, copy back.
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/result.h"
+#include "model/safetensors.h"
+
+namespace engine::cuda {
+
+// y[tokens, rows] = x[tokens, cols] * W^T for the quantised tensor `w` (FP8 or NVFP4 parts), x
+// given as bf16 bit patterns. dynamic_activations (FP8 only): x is first quantised per token to
+// E4M3 on the device (fp8_dynamic_gemm, through the FP8 tensor cores where they exist unless
+// tensor_cores is false). Synchronous.
+Result<std::vector<float>> run_quantized_gemm(const model::TensorView& w,
+                                              const std::vector<uint16_t>& x, int tokens,
+                                              bool dynamic_activations, bool tensor_cores = true);
+// Whether the device has FP8 tensor cores (sm_89 and later).
+bool fp8_tensor_cores();
+
+}  // namespace engine::cuda

@@ -1,0 +1,116 @@
+// Quantised weights on the device and the GEMMs over them (see quantized_gemm.h).
+
+#include "cuda/quantized_gemm.h"
+
+#include <string>
+#include <vector>
+
+#include "cuda/quantized_check.h"
+#include "cuda/quantized_kernels.h"
+#include "model/quantized.h"
+
+namespace engine::cuda {
+
+Result<void> upload_quantized(const model::TensorView& t, DeviceQuantizedMatrix& out) {
+    if (!t.quantized || t.quantized->parts.empty())
+        return engine_error("CUDA backend: tensor " + t.name + " is not quantised");
+    const auto& parts = t.quantized->parts;
+    const model::WeightFormat format = parts.front().format;
+    if (format == model::WeightFormat::BF16)
+        return engine_error("CUDA backend: tensor " + t.name + " is not quantised");
+    const int64_t cols = parts.front().cols;
+    int64_t rows = 0;
+    for (const auto& p : parts) {
+        if (p.format != format || p.cols != cols)
+            return engine_error("CUDA backend: tensor " + t.name +
+                                " mixes formats or widths across its parts");
+        rows += p.rows;
+    }
+    // Host staging of the concatenated parts (the packed bytes, a small fraction of bf16).
+    std::vector<uint8_t> values, blocks;
+    std::vector<float> row_scales;
+    values.reserve(
+        static_cast<size_t>(rows * (format == model::WeightFormat::NVFP4 ? cols / 2 : cols)));
+    for (const auto& p : parts) {
+        const auto* v = reinterpret_cast<const uint8_t*>(p.weight.data);
+        values.insert(values.end(), v, v + p.weight.nbytes);
+        if (format == model::WeightFormat::NVFP4) {
+            const auto* s = reinterpret_cast<const uint8_t*>(p.weight_scale.data);
+            blocks.insert(blocks.end(), s, s + p.weight_scale.nbytes);
+            row_scales.insert(row_scales.end(), static_cast<size_t>(p.rows), p.global_scale);
+        } else {
+            std::vector<float> s(static_cast<size_t>(p.rows));
+            model::to_float(p.weight_scale.dtype, p.weight_scale.data, s.size(), s.data());
+            row_scales.insert(row_scales.end(), s.begin(), s.end());
+        }
+    }
+    out.format = format;
+    out.rows = static_cast<int>(rows);
+    out.cols = static_cast<int>(cols);
+    DS_TRY(out.values.allocate(values.size(), "packed weights"));
+    DS_CUDA_TRY(cudaMemcpy(out.values.get(), values.data(), values.size(), cudaMemcpyHostToDevice));
+    if (!blocks.empty()) {
+        DS_TRY(out.block_scales.allocate(blocks.size(), "NVFP4 block scales"));
+        DS_CUDA_TRY(cudaMemcpy(out.block_scales.get(), blocks.data(), blocks.size(),
+                               cudaMemcpyHostToDevice));
+    }
+    DS_TRY(out.row_scales.allocate(row_scales.size() * sizeof(float), "weight scales"));
+    DS_CUDA_TRY(cudaMemcpy(out.row_scales.get(), row_scales.data(),
+                           row_scales.size() * sizeof(float), cudaMemcpyHostToDevice));
+    return {};
+}
+
+void quantized_gemm(const DeviceQuantizedMatrix& w, const bf16_t* x, int tokens, float* y,
+                    cudaStream_t stream) {
+    launch_packed_gemm(w.format == model::WeightFormat::NVFP4 ? PackedKind::Nvfp4 : PackedKind::Fp8,
+                       w.values.as<uint8_t>(), w.block_scales.as<uint8_t>(),
+                       w.row_scales.as<float>(), w.rows, w.cols, x, tokens, y, stream);
+}
+
+void quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* xq, float* x_scale,
+                        cudaStream_t stream) {
+    launch_quantize_rows_e4m3(x, tokens, cols, xq, x_scale, stream);
+}
+
+void fp8_dynamic_gemm(const DeviceQuantizedMatrix& w, const uint8_t* xq, const float* x_scale,
+                      int tokens, float* y, cudaStream_t stream, bool tensor_cores) {
+    launch_fp8_dynamic_gemm(w.values.as<uint8_t>(), w.row_scales.as<float>(), w.rows, w.cols, xq,
+                            x_scale, tokens, y, tensor_cores, stream);
+}
+
+bool fp8_tensor_cores() {
+    return fp8_tensor_cores_available();
+}
+
+Result<std::vector<float>> run_quantized_gemm(const model::TensorView& w,
+                                              const std::vector<uint16_t>& x, int tokens,
+                                              bool dynamic_activations, bool tensor_cores) {
+    DeviceQuantizedMatrix d;
+    DS_TRY(upload_quantized(w, d));
+    if (dynamic_activations && d.format != model::WeightFormat::FP8)
+        return engine_error("CUDA backend: dynamic activations need FP8 weights");
+    if (x.size() != static_cast<size_t>(tokens) * static_cast<size_t>(d.cols))
+        return engine_error("CUDA backend: x does not hold tokens * cols values");
+    const size_t n_out = static_cast<size_t>(tokens) * static_cast<size_t>(d.rows);
+    DeviceBuffer dx, dy, dq, ds;
+    DS_TRY(dx.allocate(x.size() * sizeof(uint16_t), "GEMM input"));
+    DS_TRY(dy.allocate(n_out * sizeof(float), "GEMM output"));
+    DS_CUDA_TRY(
+        cudaMemcpy(dx.get(), x.data(), x.size() * sizeof(uint16_t), cudaMemcpyHostToDevice));
+    if (dynamic_activations) {
+        DS_TRY(dq.allocate(x.size(), "FP8 activations"));
+        DS_TRY(ds.allocate(static_cast<size_t>(tokens) * sizeof(float), "activation scales"));
+        quantize_rows_e4m3(dx.as<bf16_t>(), tokens, d.cols, dq.as<uint8_t>(), ds.as<float>(),
+                           nullptr);
+        fp8_dynamic_gemm(d, dq.as<uint8_t>(), ds.as<float>(), tokens, dy.as<float>(), nullptr,
+                         tensor_cores);
+    } else {
+        quantized_gemm(d, dx.as<bf16_t>(), tokens, dy.as<float>(), nullptr);
+    }
+    DS_CUDA_TRY(cudaGetLastError());
+    std::vector<float> y(n_out);
+    DS_CUDA_TRY(cudaMemcpy(y.data(), dy.get(), n_out * sizeof(float), cudaMemcpyDeviceToHost));
+    return y;
+}
+
+}  // namespace engine::cuda

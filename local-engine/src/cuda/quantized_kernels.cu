@@ -1,0 +1,250 @@
+// Quantised-weight GEMM kernels (see quantized_kernels.h): a straightforward shared-memory tiled
+// product, 64 tokens x 64 output rows a block, 16x16 threads with 4x4 outputs each, the K
+// dimension in chunks of 32. The weight tile is decoded from its packed bytes into shared memory
+// as it is loaded, so only the packed weight lives in device memory.
+
+#include "cuda/quantized_kernels.h"
+
+namespace engine::cuda {
+namespace {
+
+constexpr int kTile = 64;   // tokens and rows per block
+constexpr int kChunk = 32;  // K per shared-memory stage
+constexpr int kThreads = 16;
+
+__constant__ float kE2M1[16] = {0.0f,  0.5f,  1.0f,  1.5f,  2.0f,  3.0f,  4.0f,  6.0f,
+                                -0.0f, -0.5f, -1.0f, -1.5f, -2.0f, -3.0f, -4.0f, -6.0f};
+
+// E4M3 ("fn"): bias 7, subnormals m * 2^-9, S.1111.111 NaN.
+__device__ __forceinline__ float e4m3_value(uint8_t v) {
+    const unsigned e = (v >> 3) & 15u, m = v & 7u;
+    float mag;
+    if (e == 15u && m == 7u)
+        mag = __int_as_float(0x7fc00000);
+    else if (e == 0u)
+        mag = static_cast<float>(m) * 0.001953125f;
+    else
+        mag = __int_as_float(static_cast<int>(((e + 120u) << 23) | (m << 20)));
+    return (v & 0x80u) ? -mag : mag;
+}
+
+__device__ __forceinline__ float bf16_value(bf16_t v) {
+    return __int_as_float(static_cast<int>(static_cast<unsigned>(v) << 16));
+}
+
+// Nearest E4M3 code of x (ties to the even code, saturating at 448), as the host encoder.
+__device__ uint8_t e4m3_code(float x) {
+    const unsigned sign = signbit(x) ? 0x80u : 0u;
+    const float a = fabsf(x);
+    if (a >= 448.0f) return static_cast<uint8_t>(sign | 0x7eu);
+    int lo = 0, hi = 126;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (e4m3_value(static_cast<uint8_t>(mid)) < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int code = lo;
+    if (code > 0) {
+        const float up = e4m3_value(static_cast<uint8_t>(code)) - a;
+        const float down = a - e4m3_value(static_cast<uint8_t>(code - 1));
+        if (down < up || (down == up && ((code - 1) % 2) == 0)) code -= 1;
+    }
+    return static_cast<uint8_t>(sign | static_cast<unsigned>(code));
+}
+
+// Reads element (row, k) of a packed weight as a float.
+struct PackedWeight {
+    PackedKind kind;
+    const uint8_t* values;
+    const uint8_t* block_scales;
+    const float* row_scales;
+    int cols;
+    __device__ float operator()(int row, int k) const {
+        if (kind == PackedKind::Fp8)
+            return e4m3_value(values[static_cast<size_t>(row) * cols + k]) * row_scales[row];
+        const uint8_t byte = values[(static_cast<size_t>(row) * cols + k) / 2];
+        const uint8_t nibble = (k & 1) ? static_cast<uint8_t>(byte >> 4) : (byte & 0x0fu);
+        const float scale =
+            e4m3_value(block_scales[static_cast<size_t>(row) * (cols / 16) + k / 16]) *
+            row_scales[row];
+        return kE2M1[nibble] * scale;
+    }
+};
+
+struct Bf16Rows {
+    const bf16_t* x;
+    int cols;
+    __device__ float operator()(int t, int k) const {
+        return bf16_value(x[static_cast<size_t>(t) * cols + k]);
+    }
+};
+
+struct E4m3Rows {
+    const uint8_t* q;
+    int cols;
+    __device__ float operator()(int t, int k) const {
+        return e4m3_value(q[static_cast<size_t>(t) * cols + k]);
+    }
+};
+
+// y[t, r] = row_out(t) * col_out(r) * sum_k X(t, k) * W(r, k); the scales are 1 when null.
+template <class XRead, class WRead>
+__global__ void tiled_gemm(XRead X, WRead W, int tokens, int rows, int cols, const float* t_scale,
+                           const float* r_scale, float* y) {
+    __shared__ float xs[kTile][kChunk + 1];
+    __shared__ float ws[kTile][kChunk + 1];
+    const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+    const int t0 = static_cast<int>(blockIdx.y) * kTile, r0 = static_cast<int>(blockIdx.x) * kTile;
+    const int lane = ty * kThreads + tx;
+    float acc[4][4] = {};
+    for (int k0 = 0; k0 < cols; k0 += kChunk) {
+        for (int i = lane; i < kTile * kChunk; i += kThreads * kThreads) {
+            const int a = i / kChunk, k = i % kChunk;
+            const bool kin = k0 + k < cols;
+            xs[a][k] = (t0 + a < tokens && kin) ? X(t0 + a, k0 + k) : 0.0f;
+            ws[a][k] = (r0 + a < rows && kin) ? W(r0 + a, k0 + k) : 0.0f;
+        }
+        __syncthreads();
+        for (int k = 0; k < kChunk; ++k) {
+            float xv[4], wv[4];
+            for (int i = 0; i < 4; ++i) {
+                xv[i] = xs[ty + i * kThreads][k];
+                wv[i] = ws[tx + i * kThreads][k];
+            }
+            for (int i = 0; i < 4; ++i)
+                for (int j = 0; j < 4; ++j) acc[i][j] += xv[i] * wv[j];
+        }
+        __syncthreads();
+    }
+    for (int i = 0; i < 4; ++i) {
+        const int t = t0 + ty + i * kThreads;
+        if (t >= tokens) continue;
+        for (int j = 0; j < 4; ++j) {
+            const int r = r0 + tx + j * kThreads;
+            if (r >= rows) continue;
+            float v = acc[i][j];
+            if (t_scale) v *= t_scale[t];
+            if (r_scale) v *= r_scale[r];
+            y[static_cast<size_t>(t) * rows + r] = v;
+        }
+    }
+}
+
+// One block a token: max |x| by a block reduction, then the codes.
+__global__ void quantize_rows(const bf16_t* x, int cols, uint8_t* xq, float* x_scale) {
+    __shared__ float partial[256];
+    const size_t base = static_cast<size_t>(blockIdx.x) * cols;
+    float m = 0.0f;
+    for (int k = static_cast<int>(threadIdx.x); k < cols; k += static_cast<int>(blockDim.x))
+        m = fmaxf(m, fabsf(bf16_value(x[base + k])));
+    partial[threadIdx.x] = m;
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+        if (threadIdx.x < s)
+            partial[threadIdx.x] = fmaxf(partial[threadIdx.x], partial[threadIdx.x + s]);
+        __syncthreads();
+    }
+    const float scale = partial[0] > 0.0f ? partial[0] / 448.0f : 1.0f;
+    if (threadIdx.x == 0) x_scale[blockIdx.x] = scale;
+    for (int k = static_cast<int>(threadIdx.x); k < cols; k += static_cast<int>(blockDim.x))
+        xq[base + k] = e4m3_code(bf16_value(x[base + k]) / scale);
+}
+
+// FP8 tensor cores (sm_89 and later): one warp per 16-token x 8-row output tile, K in steps of
+// 32 through mma.m16n8k32 with E4M3 operands and fp32 accumulation. Fragments are read straight
+// from global memory (A: the activations, row-major; B: the weight rows, which are B's columns),
+// four bytes a register, the lower index in the lower byte; values past `cols` are zero.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 890
+__device__ __forceinline__ uint32_t pack4(const uint8_t* row, int k, int cols) {
+    uint32_t v = 0;
+    for (int i = 3; i >= 0; --i) v = (v << 8) | (k + i < cols ? row[k + i] : 0u);
+    return v;
+}
+#endif
+
+__global__ void fp8_mma_gemm(const uint8_t* wq, const float* w_scale, int rows, int cols,
+                             const uint8_t* xq, const float* x_scale, int tokens, float* y) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+    const int lane = static_cast<int>(threadIdx.x) & 31;
+    const int warp = static_cast<int>(threadIdx.x) >> 5;
+    const int t0 = (static_cast<int>(blockIdx.y) * 4 + warp) * 16;
+    const int n0 = static_cast<int>(blockIdx.x) * 8;
+    if (t0 >= tokens) return;  // whole warp leaves together
+    const int g = lane >> 2, tig = lane & 3;
+    const int ta = t0 + g, tb = t0 + g + 8, n = n0 + g;
+    const uint8_t* xa = ta < tokens ? xq + static_cast<size_t>(ta) * cols : nullptr;
+    const uint8_t* xb = tb < tokens ? xq + static_cast<size_t>(tb) * cols : nullptr;
+    const uint8_t* wn = n < rows ? wq + static_cast<size_t>(n) * cols : nullptr;
+    float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int k0 = 0; k0 < cols; k0 += 32) {
+        const int ka = k0 + tig * 4, kb = k0 + 16 + tig * 4;
+        const uint32_t a0 = xa ? pack4(xa, ka, cols) : 0u, a1 = xb ? pack4(xb, ka, cols) : 0u;
+        const uint32_t a2 = xa ? pack4(xa, kb, cols) : 0u, a3 = xb ? pack4(xb, kb, cols) : 0u;
+        const uint32_t b0 = wn ? pack4(wn, ka, cols) : 0u, b1 = wn ? pack4(wn, kb, cols) : 0u;
+        asm volatile(
+            "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 "
+            "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+    }
+    // c0, c1: token t0 + g, rows n0 + 2 tig (+1); c2, c3: token t0 + g + 8.
+    for (int i = 0; i < 4; ++i) {
+        const int t = i < 2 ? ta : tb;
+        const int r = n0 + tig * 2 + (i & 1);
+        if (t < tokens && r < rows)
+            y[static_cast<size_t>(t) * rows + r] = c[i] * x_scale[t] * w_scale[r];
+    }
+#else
+    (void)wq, (void)w_scale, (void)rows, (void)cols, (void)xq, (void)x_scale, (void)tokens, (void)y;
+    __trap();  // launched only on sm_89 and later (launch_fp8_dynamic_gemm checks)
+#endif
+}
+
+dim3 grid_for(int tokens, int rows) {
+    return dim3(static_cast<unsigned>((rows + kTile - 1) / kTile),
+                static_cast<unsigned>((tokens + kTile - 1) / kTile));
+}
+
+}  // namespace
+
+void launch_packed_gemm(PackedKind kind, const uint8_t* values, const uint8_t* block_scales,
+                        const float* row_scales, int rows, int cols, const bf16_t* x, int tokens,
+                        float* y, cudaStream_t stream) {
+    if (tokens <= 0 || rows <= 0) return;
+    const PackedWeight w{kind, values, block_scales, row_scales, cols};
+    tiled_gemm<<<grid_for(tokens, rows), dim3(kThreads, kThreads), 0, stream>>>(
+        Bf16Rows{x, cols}, w, tokens, rows, cols, nullptr, nullptr, y);
+}
+
+void launch_quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* xq, float* x_scale,
+                               cudaStream_t stream) {
+    if (tokens <= 0) return;
+    quantize_rows<<<static_cast<unsigned>(tokens), 256, 0, stream>>>(x, cols, xq, x_scale);
+}
+
+bool fp8_tensor_cores_available() {
+    int device = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) return false;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess)
+        return false;
+    return major * 10 + minor >= 89;
+}
+
+void launch_fp8_dynamic_gemm(const uint8_t* wq, const float* w_scale, int rows, int cols,
+                             const uint8_t* xq, const float* x_scale, int tokens, float* y,
+                             bool tensor_cores, cudaStream_t stream) {
+    if (tokens <= 0 || rows <= 0) return;
+    if (tensor_cores && fp8_tensor_cores_available()) {
+        const dim3 grid(static_cast<unsigned>((rows + 7) / 8),
+                        static_cast<unsigned>((tokens + 63) / 64));
+        fp8_mma_gemm<<<grid, 128, 0, stream>>>(wq, w_scale, rows, cols, xq, x_scale, tokens, y);
+        return;
+    }
+    tiled_gemm<<<grid_for(tokens, rows), dim3(kThreads, kThreads), 0, stream>>>(
+        E4m3Rows{xq, cols}, E4m3Rows{wq, cols}, tokens, rows, cols, x_scale, w_scale, y);
+}
+
+}  // namespace engine::cuda

@@ -1,0 +1,35 @@
+#pragma once
+// Launchers of the quantised-weight GEMM kernels (quantized_kernels.cu), plain C++ over raw
+// device pointers like kernels.h; quantized_gemm.h is the typed interface over them.
+
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda/kernels.h"
+
+namespace engine::cuda {
+
+enum class PackedKind { Fp8 = 0, Nvfp4 = 1 };
+
+// y[tokens, rows] = x[tokens, cols] (bf16) * W^T with W dequantised tile by tile in the kernel:
+// FP8: values [rows, cols] E4M3, row_scales the channel scales; NVFP4: values [rows, cols / 2]
+// (even column in the low nibble), block_scales [rows, cols / 16] E4M3, row_scales the global
+// scale of each row's part.
+void launch_packed_gemm(PackedKind kind, const uint8_t* values, const uint8_t* block_scales,
+                        const float* row_scales, int rows, int cols, const bf16_t* x, int tokens,
+                        float* y, cudaStream_t stream);
+// Per-token E4M3 quantisation of bf16 rows: x_scale[t] = max|x_t| / 448 (1 for a zero row),
+// xq = nearest E4M3 of x / x_scale, ties to even.
+void launch_quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* xq, float* x_scale,
+                               cudaStream_t stream);
+// y[t, r] = sum_k e4m3(xq[t, k]) * e4m3(wq[r, k]) * x_scale[t] * w_scale[r]. tensor_cores: on
+// sm_89 and later, the FP8 mma instructions (m16n8k32, E4M3 x E4M3 -> fp32); elsewhere, or when
+// false, the tiled fp32 kernel.
+void launch_fp8_dynamic_gemm(const uint8_t* wq, const float* w_scale, int rows, int cols,
+                             const uint8_t* xq, const float* x_scale, int tokens, float* y,
+                             bool tensor_cores, cudaStream_t stream);
+// Whether the current device has FP8 tensor cores (compute capability 8.9 or later).
+bool fp8_tensor_cores_available();
+
+}  // namespace engine::cuda
