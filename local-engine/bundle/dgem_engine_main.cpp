@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -139,7 +140,19 @@ int run_tests(int argc, char** argv) {
     return skipped == static_cast<int>(chosen.size()) ? kSkipped : 0;
 }
 
+// An exception thrown and caught: the unwinder finds this binary's unwind tables (through
+// glibc_compat.cpp's _dl_find_object on glibc older than 2.35).
+bool exceptions_work() {
+    try {
+        throw std::runtime_error("probe");
+    } catch (const std::runtime_error& e) {
+        return std::string(e.what()) == "probe";
+    }
+    return false;
+}
+
 int info() {
+    std::printf("exceptions %s\n", exceptions_work() ? "ok" : "BROKEN");
     std::printf("cuda-compiled %s\n", engine::gpu_bench::compiled() ? "yes" : "no");
     std::printf("cuda-usable %s\n", engine::cuda_available() ? "yes" : "no");
     std::printf("cuda-archs %s\n", DS_BUNDLE_CUDA_ARCHS);

@@ -2,7 +2,8 @@
 # ctest bundle_engine_only: the engine-only GPU bundle works from a copy in a temporary folder,
 # with an empty environment (no LD_LIBRARY_PATH, so no Qt or toolkit on the library path):
 #   - dgem-engine needs no shared library beyond glibc's (and the kernel's loader): no Qt, no
-#     libopenblas, no libstdc++/libgcc_s/libgfortran, no CUDA runtime or cuBLAS;
+#     libopenblas, no libstdc++/libgcc_s/libgfortran, no CUDA runtime or cuBLAS; and no glibc
+#     symbol newer than 2.34; an exception thrown in it is caught;
 #   - the CPU tests pass (backend_cpu, thread_pool, engine_forward);
 #   - without a usable GPU the CUDA tests and the parity check report "skipped" (exit 77), not
 #     a crash; with one they pass;
@@ -59,6 +60,14 @@ if grep -E -i "qt6|openblas|libstdc\+\+|libgcc_s|gfortran|cublas|cudart|not foun
     fail "dgem-engine resolves a library the bundle must not need (above)"
 fi
 
+# Nothing newer than glibc 2.34 (Ubuntu 22.04, RHEL 9): see local-engine/bundle/glibc_compat.cpp.
+newest=$(objdump -T "$engine" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
+echo "newest glibc symbol version: $newest"
+[[ $(printf '%s\n' "$newest" 2.34 | sort -V | tail -1) == 2.34 ]] ||
+    fail "dgem-engine needs glibc $newest (at most 2.34 allowed): $(objdump -T "$engine" | grep -E "GLIBC_2\.(3[5-9])" | head -3)"
+run info | tee "$tmp/info.log"
+grep -q '^exceptions ok' "$tmp/info.log" || fail "an exception thrown in dgem-engine was not caught"
+
 # 2. The CPU tests.
 [[ -f $tmp/bundle/models/tokenizer/tokenizer.json ]] ||
     fail "the bundle has no models/tokenizer/tokenizer.json (scripts/prepare-tokenizer.sh build)"
@@ -69,7 +78,7 @@ grep -q '^test-result engine_forward: passed' "$tmp/cpu.log" || fail "engine_for
 grep -q 'FAIL!' "$tmp/cpu.log" && fail "a test function failed"
 
 # 3. CUDA: skipped without a usable device, passing with one.
-usable=$(run info | sed -n 's/^cuda-usable //p')
+usable=$(sed -n 's/^cuda-usable //p' "$tmp/info.log")
 set +e
 run test cuda_backend cuda_ops cuda_vision_ops >"$tmp/cuda.log" 2>&1
 rc=$?
