@@ -88,9 +88,19 @@ Fn* symbol(const char* name) {
 
 }  // namespace
 
-// Where the bundle's cuBLAS came from ("" when none was found): for `dgem-engine info`.
-const char* ds_cublas_library_path() {
-    return library().path.c_str();
+// Where the bundle's cuBLAS came from and its version ("" when none was found): for
+// `dgem-engine info`. Needs no GPU.
+std::string ds_cublas_description() {
+    const Library& lib = library();
+    if (!lib.handle) return "";
+    int major = 0, minor = 0, patch = 0;
+    auto* get = symbol<decltype(cublasGetProperty)>("cublasGetProperty");
+    if (!get || get(MAJOR_VERSION, &major) != CUBLAS_STATUS_SUCCESS ||
+        get(MINOR_VERSION, &minor) != CUBLAS_STATUS_SUCCESS ||
+        get(PATCH_LEVEL, &patch) != CUBLAS_STATUS_SUCCESS)
+        return lib.path + " (version unknown)";
+    return lib.path + " (version " + std::to_string(major) + "." + std::to_string(minor) + "." +
+           std::to_string(patch) + ")";
 }
 
 extern "C" {

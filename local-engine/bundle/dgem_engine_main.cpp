@@ -33,7 +33,7 @@
 #undef DS_BUNDLE_TEST
 int ds_main_bench_cuda_decide(int argc, char** argv);
 #ifdef DS_HAVE_CUDA
-const char* ds_cublas_library_path();  // cublas_loader.cpp
+std::string ds_cublas_description();  // cublas_loader.cpp
 #endif
 
 namespace {
@@ -157,11 +157,9 @@ int info() {
     std::printf("cuda-usable %s\n", engine::cuda_available() ? "yes" : "no");
     std::printf("cuda-archs %s\n", DS_BUNDLE_CUDA_ARCHS);
 #ifdef DS_HAVE_CUDA
-    // Loading cuBLAS only makes sense (and only says something) where a device is usable.
-    if (engine::cuda_available()) {
-        const std::string cublas = ds_cublas_library_path();
-        std::printf("cublas %s\n", cublas.empty() ? "NOT FOUND" : cublas.c_str());
-    }
+    // Which cuBLAS the CUDA backend would use (loading it needs no GPU).
+    const std::string cublas = ds_cublas_description();
+    std::printf("cublas %s\n", cublas.empty() ? "NOT FOUND" : cublas.c_str());
 #endif
     return 0;
 }

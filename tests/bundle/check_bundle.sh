@@ -67,6 +67,12 @@ echo "newest glibc symbol version: $newest"
     fail "dgem-engine needs glibc $newest (at most 2.34 allowed): $(objdump -T "$engine" | grep -E "GLIBC_2\.(3[5-9])" | head -3)"
 run info | tee "$tmp/info.log"
 grep -q '^exceptions ok' "$tmp/info.log" || fail "an exception thrown in dgem-engine was not caught"
+# cuBLAS is loaded at run time (local-engine/bundle/cublas_loader.cpp); loading needs no GPU, so
+# where the toolkit's is installed the bundle must find it and read its version through it.
+if grep -q '^cuda-compiled yes' "$tmp/info.log" && [[ -e /usr/local/cuda/lib64/libcublas.so.13 ]]; then
+    grep -q '^cublas .*libcublas\.so\.13 (version 13\.' "$tmp/info.log" ||
+        fail "the bundle did not load /usr/local/cuda/lib64/libcublas.so.13"
+fi
 
 # 2. The CPU tests.
 [[ -f $tmp/bundle/models/tokenizer/tokenizer.json ]] ||
