@@ -97,11 +97,12 @@ EOF
     for d in "${dirs[@]}"; do LD_LIBRARY_PATH=$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}; done
     export LD_LIBRARY_PATH
 fi
-"$ENGINE" info | tee "$OUT/info.log"
+"$ENGINE" info 2>&1 | tee "$OUT/info.log"
 usable=$(sed -n 's/^cuda-usable //p' "$OUT/info.log")
 if [[ $gpu == yes ]]; then
     row cublas "$(sed -n 's/^cublas //p' "$OUT/info.log")"
-    [[ $usable == yes ]] || row cuda "NOT USABLE in the bundle (driver older than CUDA 13 needs? see $OUT/info.log)"
+    # The bundle's CUDA 13 runtime needs driver 580 or newer; an older one makes the GPU unusable.
+    [[ $usable == yes ]] || row cuda "NOT USABLE by the bundle (CUDA 13 needs driver 580 or newer; see $OUT/info.log)"
 fi
 
 # ---- 2. the engine tests --------------------------------------------------------------------
@@ -115,7 +116,7 @@ if timed_out "$rc"; then
 else
     row tests "${results:-no result (exit $rc, see $OUT/tests.log)}"
 fi
-worst=$(grep -E "worst (label|slot) log-prob difference" "$OUT/tests.log" | sed 's/^ *//' | tr '\n' ';' | sed 's/;$//; s/;/; /g')
+worst=$(grep -E "worst (label |slot )?log-prob difference" "$OUT/tests.log" | sed 's/^ *//' | tr '\n' ';' | sed 's/;$//; s/;/; /g')
 [[ -n $worst ]] && row test-parity "$worst"
 
 # ---- 3. CPU-vs-CUDA parity per format -------------------------------------------------------
@@ -162,11 +163,8 @@ if [[ $usable == yes ]]; then
         elif [[ $rc != 0 ]]; then
             row "bench $f" "FAILED (exit $rc: $(tail -1 "$OUT/bench-$f.log" | cut -c1-120))"
         else
-            [[ -z ${floor_done:-} ]] && {
-                row floor "$(grep -E '^(weights read|copy bandwidth|floor)' "$OUT/bench-$f.log" | tr -s ' ' | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
-                floor_done=1
-            }
-            row "bench $f" "$(grep -E '^(decision|generation) ' "$OUT/bench-$f.log" | tr -s ' ' | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
+            # The floor is per format (its weight bytes over the copy bandwidth of this run).
+            row "bench $f" "$(grep -E '^(weights read|copy bandwidth|floor|decision|generation) ' "$OUT/bench-$f.log" | tr -s ' ' | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
         fi
     done
 fi
