@@ -8,6 +8,7 @@
 //   dgem-engine make-tiny-model --out DIR ... write a tiny model folder (as `dgem make-tiny-model`)
 //   dgem-engine parity --model DIR            one slot read on the CPU and on CUDA, compared
 //   dgem-engine bench-cuda_decide ARGS...     the benchmark at real shapes (bench/cuda_decide.cpp)
+//   dgem-engine shim-probe                    the Qt Test stand-in on known outcomes (fails 4)
 //
 // Tests run with the bundle's root (the folder above bin/) as working directory: the test
 // sources name their data relative to it (models/tokenizer/tokenizer.json, scripts/gpu/...).
@@ -32,6 +33,7 @@
 #include "bundle_tests.inc"
 #undef DS_BUNDLE_TEST
 int ds_main_bench_cuda_decide(int argc, char** argv);
+int ds_shim_probe(int argc, char** argv);  // shim_probe.cpp
 #ifdef DS_HAVE_CUDA
 std::string ds_cublas_description();  // cublas_loader.cpp
 #endif
@@ -178,6 +180,7 @@ int main(int argc, char** argv) {
     if (command == "make-tiny-model") return bundle::make_tiny_model(argc - 2, argv + 2);
     if (command == "parity") return bundle::parity(argc - 2, argv + 2);
     if (command == "bench-cuda_decide") return ds_main_bench_cuda_decide(argc - 1, argv + 1);
+    if (command == "shim-probe") return ds_shim_probe(argc - 1, argv + 1);
     std::fprintf(stderr, "dgem-engine: unknown command '%s'\n", command.c_str());
     return usage();
 }

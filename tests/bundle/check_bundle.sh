@@ -74,7 +74,19 @@ if grep -q '^cuda-compiled yes' "$tmp/info.log" && [[ -e /usr/local/cuda/lib64/l
         fail "the bundle did not load /usr/local/cuda/lib64/libcublas.so.13"
 fi
 
-# 2. The CPU tests.
+# 2. The Qt Test stand-in the tests are compiled against still fails what must fail.
+set +e
+run shim-probe >"$tmp/probe.log" 2>&1
+rc=$?
+set -e
+grep -q '^Totals: 3 passed, 4 failed, 1 skipped' "$tmp/probe.log" && [[ $rc == 4 ]] ||
+    { cat "$tmp/probe.log"; fail "shim-probe: expected 3 passed, 4 failed, 1 skipped and exit 4 (got $rc)"; }
+for f in failsVerify failsCompareInt failsCompareFloat failsCompareNearZero; do
+    grep -q "^FAIL!  : ShimProbe::$f()" "$tmp/probe.log" || fail "shim-probe: $f did not fail"
+done
+echo "qt_shim probe: 3 passed, 4 failed, 1 skipped, as expected"
+
+# 3. The CPU tests.
 [[ -f $tmp/bundle/models/tokenizer/tokenizer.json ]] ||
     fail "the bundle has no models/tokenizer/tokenizer.json (scripts/prepare-tokenizer.sh build)"
 run test backend_cpu thread_pool engine_forward >"$tmp/cpu.log" 2>&1 ||
@@ -83,7 +95,7 @@ grep '^test-result' "$tmp/cpu.log"
 grep -q '^test-result engine_forward: passed' "$tmp/cpu.log" || fail "engine_forward did not pass"
 grep -q 'FAIL!' "$tmp/cpu.log" && fail "a test function failed"
 
-# 3. CUDA: skipped without a usable device, passing with one.
+# 4. CUDA: skipped without a usable device, passing with one.
 usable=$(sed -n 's/^cuda-usable //p' "$tmp/info.log")
 set +e
 run test cuda_backend cuda_ops cuda_vision_ops >"$tmp/cuda.log" 2>&1
@@ -96,7 +108,7 @@ else
     [[ $rc == 77 ]] || { cat "$tmp/cuda.log"; fail "without a GPU the CUDA tests must report skipped (77), got $rc"; }
 fi
 
-# 4. The tiny-model writer and the parity check.
+# 5. The tiny-model writer and the parity check.
 run make-tiny-model --out "$tmp/tiny" --dtype bf16 --seed 3 || fail "make-tiny-model"
 [[ -f $tmp/tiny/model.safetensors && -f $tmp/tiny/config.json && -f $tmp/tiny/tokenizer.json ]] ||
     fail "make-tiny-model wrote no complete model folder"

@@ -285,8 +285,12 @@ inline int qExec(QObject* test, int argc = 0, char** argv = nullptr) {
             continue;
         }
         Outcome o = run(find("init"), "init");
-        if (o == Outcome::Pass) o = run(&f, name);
-        if (o == Outcome::Pass) o = run(find("cleanup"), "cleanup");
+        if (o == Outcome::Pass) {
+            o = run(&f, name);
+            // cleanup runs after a failed or skipped function too, as in Qt Test.
+            const Outcome after = run(find("cleanup"), "cleanup");
+            if (after == Outcome::Fail) o = Outcome::Fail;
+        }
         (o == Outcome::Pass ? passed : o == Outcome::Skip ? skipped : failed) += 1;
     }
     if (setup == Outcome::Fail) ++failed;
