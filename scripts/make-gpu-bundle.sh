@@ -27,8 +27,9 @@ export CMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER-$CMAKE_CXX_COMPILER
 export CMAKE_CUDA_COMPILER_LAUNCHER=${CMAKE_CUDA_COMPILER_LAUNCHER-$CMAKE_CXX_COMPILER_LAUNCHER}
 
 start=$(date +%s)
-cmake --preset engine-bundle >"$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 1; }
-grep -q "CUDA backend ON" "$build.configure.log" ||
+mkdir -p "$build"
+cmake --preset engine-bundle >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
+grep -q "CUDA backend ON" "$build/configure.log" ||
     echo "make-gpu-bundle: WARNING: nvcc not found; the bundle will have no CUDA backend" >&2
 cmake --build "$build" -j"$jobs" --target dgem-engine
 echo "make-gpu-bundle: built in $(($(date +%s) - start)) s"

@@ -22,10 +22,11 @@ if [[ ${1:-} == --build ]]; then
     src=$2 dir=$3
     shift 3
     tokenizer=${DS_TOKENIZER_JSON:-$src/build/models/tokenizer/tokenizer.json}
-    cmake -S "$src" -B "$dir" -G Ninja -DDS_ENGINE_ONLY=ON "$@" >"$dir.configure.log" 2>&1 ||
-        { cat "$dir.configure.log"; fail "engine-only configure"; }
-    cmake --build "$dir" --target dgem-engine -j"${DS_BUNDLE_JOBS:-2}" >"$dir.build.log" 2>&1 ||
-        { tail -50 "$dir.build.log"; fail "engine-only build"; }
+    mkdir -p "$dir"
+    cmake -S "$src" -B "$dir" -G Ninja -DDS_ENGINE_ONLY=ON "$@" >"$dir/configure.log" 2>&1 ||
+        { cat "$dir/configure.log"; fail "engine-only configure"; }
+    cmake --build "$dir" --target dgem-engine -j"${DS_BUNDLE_JOBS:-2}" >"$dir/build.log" 2>&1 ||
+        { tail -50 "$dir/build.log"; fail "engine-only build"; }
     bundle=$dir/dgem-gpu-bundle
     rm -rf "$bundle"
     mkdir -p "$bundle/bin" "$bundle/models/tokenizer" "$bundle/scripts/gpu"
