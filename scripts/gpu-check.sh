@@ -23,7 +23,7 @@ mkdir -p "$OUT"
 work=$(mktemp -d "${TMPDIR:-/tmp}/gpu-check.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 PY=${PYTHON:-python3}
-BUDGET_S=${BUDGET_S:-470}  # the whole check; each step gets at most what is left
+BUDGET_S=${BUDGET_S:-420}  # the whole check; each step gets at most what is left (at least 5 s)
 t0=$(date +%s)
 declare -a ROWS
 
