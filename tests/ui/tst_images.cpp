@@ -137,7 +137,11 @@ class ImagesTest : public QObject {
                     if (c.image) chip = &c;
                 return chip && chip->image_tokens > 0;
             }());
-            QCOMPARE(chip->text, QStringLiteral("image 1 · %1 tokens").arg(chip->image_tokens));
+            // "image 1 · 6 tokens" with the English plural forms the app loads; this test shows
+            // the source text ("token(s)").
+            QVERIFY2(
+                chip->text.startsWith(QStringLiteral("image 1 · %1 token").arg(chip->image_tokens)),
+                qPrintable(chip->text));
         }
         // The run's report shows the image it read.
         const auto report = window.decisionReport();
