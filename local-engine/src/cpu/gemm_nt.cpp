@@ -1,11 +1,17 @@
-// The batch-invariant y = x W^T of gemm_nt.h: an AVX2/FMA micro-kernel of 3 x-rows by 4 w-rows
-// when the CPU has them (chosen once per process), else the same arithmetic lane by lane in
-// portable code (the same bits as the AVX2 path: one fused multiply-add per lane and k).
+// The batch-invariant y = x W^T of gemm_nt.h. Every output is one chain of fused multiply-adds
+// over k in ascending order, starting from zero: y[i][j] = fma(x[i][k], w[j][k], acc) for
+// k = 0 .. K-1. The AVX2/FMA path packs 16 rows of w at a time into a [k][16] panel (one
+// transpose per call, read by every row tile) and runs tiles of up to 6 x-rows by 16 outputs
+// with one accumulator lane per output; the tile shape decides only which outputs run side by
+// side, never the order of an output's own sum, so a row gets the same bits wherever it falls.
+// Without AVX2/FMA the portable loop computes the same chains (std::fma is the same rounding).
 
 #include "cpu/gemm_nt.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -15,93 +21,141 @@
 namespace engine::cpu {
 namespace {
 
-constexpr int64_t kLanes = 8;
-// w rows per cache block: 32 rows of a 2816-wide matrix are ~360 KB, about an L2.
-constexpr int64_t kBlockN = 32;
-
-// The lanes' fixed pairwise sum, then the tail of k past the last full group of eight.
-inline float finish(const float lanes[kLanes], const float* x, const float* w, int64_t k0,
-                    int64_t k) {
-    float s = ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) +
-              ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7]));
-    for (int64_t i = k0; i < k; ++i) s = std::fma(x[i], w[i], s);
-    return s;
-}
-
-// Portable path: the same per-lane fused multiply-adds in the same order.
 void gemm_nt_portable(const float* x, int64_t ldx, const float* w, int64_t ldw, float* y,
                       int64_t ldy, int64_t m, int64_t n, int64_t k) {
-    const int64_t kv = k / kLanes * kLanes;
     for (int64_t i = 0; i < m; ++i)
         for (int64_t j = 0; j < n; ++j) {
             const float* xr = x + i * ldx;
             const float* wr = w + j * ldw;
-            float lanes[kLanes] = {};
-            for (int64_t kk = 0; kk < kv; kk += kLanes)
-                for (int64_t l = 0; l < kLanes; ++l)
-                    lanes[l] = std::fma(xr[kk + l], wr[kk + l], lanes[l]);
-            y[i * ldy + j] = finish(lanes, xr, wr, kv, k);
+            float acc = 0.0f;
+            for (int64_t kk = 0; kk < k; ++kk) acc = std::fma(xr[kk], wr[kk], acc);
+            y[i * ldy + j] = acc;
         }
 }
 
 #ifdef DS_GEMM_X86
-// An MR x NR tile; every tile size runs the same per-lane arithmetic.
-template <int MR, int NR>
-__attribute__((target("avx2,fma"))) inline void tile(const float* x, int64_t ldx, const float* w,
-                                                     int64_t ldw, float* y, int64_t ldy,
-                                                     int64_t k) {
-    __m256 acc[MR][NR];
-    for (int i = 0; i < MR; ++i)
-        for (int j = 0; j < NR; ++j) acc[i][j] = _mm256_setzero_ps();
-    const int64_t kv = k / kLanes * kLanes;
-    for (int64_t kk = 0; kk < kv; kk += kLanes) {
-        __m256 xv[MR];
-        for (int i = 0; i < MR; ++i) xv[i] = _mm256_loadu_ps(x + i * ldx + kk);
-        for (int j = 0; j < NR; ++j) {
-            const __m256 wv = _mm256_loadu_ps(w + j * ldw + kk);
-            for (int i = 0; i < MR; ++i) acc[i][j] = _mm256_fmadd_ps(xv[i], wv, acc[i][j]);
+constexpr int64_t kPanel = 16;  // outputs per panel: two 8-lane registers
+constexpr int kRows = 6;        // x rows per tile: 12 accumulators
+
+// 8 rows of w (stride ldw) at k0 .. k0+7 into panel lines k0 .. k0+7, columns c0 .. c0+7: an
+// 8x8 transpose in registers.
+__attribute__((target("avx2,fma"))) inline void pack_8x8(const float* w, int64_t ldw, float* dst) {
+    __m256 r0 = _mm256_loadu_ps(w), r1 = _mm256_loadu_ps(w + ldw),
+           r2 = _mm256_loadu_ps(w + 2 * ldw), r3 = _mm256_loadu_ps(w + 3 * ldw),
+           r4 = _mm256_loadu_ps(w + 4 * ldw), r5 = _mm256_loadu_ps(w + 5 * ldw),
+           r6 = _mm256_loadu_ps(w + 6 * ldw), r7 = _mm256_loadu_ps(w + 7 * ldw);
+    const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1),
+                 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3),
+                 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5),
+                 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+    const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE),
+                 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE),
+                 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE),
+                 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    r0 = _mm256_permute2f128_ps(u0, u4, 0x20);
+    r1 = _mm256_permute2f128_ps(u1, u5, 0x20);
+    r2 = _mm256_permute2f128_ps(u2, u6, 0x20);
+    r3 = _mm256_permute2f128_ps(u3, u7, 0x20);
+    r4 = _mm256_permute2f128_ps(u0, u4, 0x31);
+    r5 = _mm256_permute2f128_ps(u1, u5, 0x31);
+    r6 = _mm256_permute2f128_ps(u2, u6, 0x31);
+    r7 = _mm256_permute2f128_ps(u3, u7, 0x31);
+    _mm256_storeu_ps(dst + 0 * kPanel, r0);
+    _mm256_storeu_ps(dst + 1 * kPanel, r1);
+    _mm256_storeu_ps(dst + 2 * kPanel, r2);
+    _mm256_storeu_ps(dst + 3 * kPanel, r3);
+    _mm256_storeu_ps(dst + 4 * kPanel, r4);
+    _mm256_storeu_ps(dst + 5 * kPanel, r5);
+    _mm256_storeu_ps(dst + 6 * kPanel, r6);
+    _mm256_storeu_ps(dst + 7 * kPanel, r7);
+}
+
+// `panel` = w rows [j0, j0 + cols) as [k][16] (columns past `cols` zero). Packing only moves
+// values: it cannot change a bit of the result.
+__attribute__((target("avx2,fma"))) void pack_panel(const float* w, int64_t ldw, int64_t cols,
+                                                    int64_t k, float* panel) {
+    const int64_t k8 = k / 8 * 8;
+    if (cols == kPanel) {
+        for (int64_t kk = 0; kk < k8; kk += 8) {
+            pack_8x8(w + kk, ldw, panel + kk * kPanel);
+            pack_8x8(w + 8 * ldw + kk, ldw, panel + kk * kPanel + 8);
         }
+        for (int64_t c = 0; c < cols; ++c)
+            for (int64_t kk = k8; kk < k; ++kk) panel[kk * kPanel + c] = w[c * ldw + kk];
+        return;
     }
-    for (int i = 0; i < MR; ++i)
-        for (int j = 0; j < NR; ++j) {
-            alignas(32) float lanes[kLanes];
-            _mm256_store_ps(lanes, acc[i][j]);
-            y[i * ldy + j] = finish(lanes, x + i * ldx, w + j * ldw, kv, k);
-        }
+    std::memset(panel, 0, static_cast<size_t>(k * kPanel) * sizeof(float));
+    for (int64_t c = 0; c < cols; ++c) {
+        const float* src = w + c * ldw;
+        for (int64_t kk = 0; kk < k; ++kk) panel[kk * kPanel + c] = src[kk];
+    }
 }
 
 template <int MR>
-__attribute__((target("avx2,fma"))) void row_tiles(const float* x, int64_t ldx, const float* w,
-                                                   int64_t ldw, float* y, int64_t ldy, int64_t n,
-                                                   int64_t k) {
-    int64_t j = 0;
-    for (; j + 4 <= n; j += 4) tile<MR, 4>(x, ldx, w + j * ldw, ldw, y + j, ldy, k);
-    switch (n - j) {
-        case 3:
-            tile<MR, 3>(x, ldx, w + j * ldw, ldw, y + j, ldy, k);
-            break;
-        case 2:
-            tile<MR, 2>(x, ldx, w + j * ldw, ldw, y + j, ldy, k);
-            break;
-        case 1:
-            tile<MR, 1>(x, ldx, w + j * ldw, ldw, y + j, ldy, k);
-            break;
-        default:
-            break;
+__attribute__((target("avx2,fma"))) void tile(const float* x, int64_t ldx, const float* panel,
+                                              int64_t k, float* y, int64_t ldy, int64_t cols) {
+    // The row loops are unrolled so that the accumulators live in registers.
+    __m256 lo[MR], hi[MR];
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) lo[i] = hi[i] = _mm256_setzero_ps();
+    for (int64_t kk = 0; kk < k; ++kk) {
+        const __m256 b0 = _mm256_loadu_ps(panel + kk * kPanel);
+        const __m256 b1 = _mm256_loadu_ps(panel + kk * kPanel + 8);
+#pragma GCC unroll 8
+        for (int i = 0; i < MR; ++i) {
+            const __m256 a = _mm256_broadcast_ss(x + i * ldx + kk);
+            lo[i] = _mm256_fmadd_ps(a, b0, lo[i]);
+            hi[i] = _mm256_fmadd_ps(a, b1, hi[i]);
+        }
+    }
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) {
+        if (cols == kPanel) {
+            _mm256_storeu_ps(y + i * ldy, lo[i]);
+            _mm256_storeu_ps(y + i * ldy + 8, hi[i]);
+        } else {
+            alignas(32) float out[kPanel];
+            _mm256_store_ps(out, lo[i]);
+            _mm256_store_ps(out + 8, hi[i]);
+            std::memcpy(y + i * ldy, out, static_cast<size_t>(cols) * sizeof(float));
+        }
     }
 }
 
 __attribute__((target("avx2,fma"))) void gemm_nt_avx2(const float* x, int64_t ldx, const float* w,
                                                       int64_t ldw, float* y, int64_t ldy, int64_t m,
                                                       int64_t n, int64_t k) {
-    for (int64_t j0 = 0; j0 < n; j0 += kBlockN) {
-        const int64_t nb = std::min(kBlockN, n - j0);
-        const float* wb = w + j0 * ldw;
+    thread_local std::vector<float> panel_buffer;
+    if (panel_buffer.size() < static_cast<size_t>(k * kPanel))
+        panel_buffer.resize(static_cast<size_t>(k * kPanel));
+    float* panel = panel_buffer.data();
+    for (int64_t j0 = 0; j0 < n; j0 += kPanel) {
+        const int64_t cols = std::min(kPanel, n - j0);
+        pack_panel(w + j0 * ldw, ldw, cols, k, panel);
         int64_t i = 0;
-        for (; i + 3 <= m; i += 3)
-            row_tiles<3>(x + i * ldx, ldx, wb, ldw, y + i * ldy + j0, ldy, nb, k);
-        if (m - i == 2) row_tiles<2>(x + i * ldx, ldx, wb, ldw, y + i * ldy + j0, ldy, nb, k);
-        if (m - i == 1) row_tiles<1>(x + i * ldx, ldx, wb, ldw, y + i * ldy + j0, ldy, nb, k);
+        for (; i + kRows <= m; i += kRows)
+            tile<kRows>(x + i * ldx, ldx, panel, k, y + i * ldy + j0, ldy, cols);
+        const float* xr = x + i * ldx;
+        float* yr = y + i * ldy + j0;
+        switch (m - i) {
+            case 5:
+                tile<5>(xr, ldx, panel, k, yr, ldy, cols);
+                break;
+            case 4:
+                tile<4>(xr, ldx, panel, k, yr, ldy, cols);
+                break;
+            case 3:
+                tile<3>(xr, ldx, panel, k, yr, ldy, cols);
+                break;
+            case 2:
+                tile<2>(xr, ldx, panel, k, yr, ldy, cols);
+                break;
+            case 1:
+                tile<1>(xr, ldx, panel, k, yr, ldy, cols);
+                break;
+            default:
+                break;
+        }
     }
 }
 

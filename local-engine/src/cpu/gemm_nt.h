@@ -1,8 +1,7 @@
 #pragma once
 // y[m, n] = x[m, :] . w[n, :] for every row of x and every row of w (y = x W^T, both row-major,
 // reduced over k): a kernel of ours rather than OpenBLAS sgemm, because it is batch-invariant.
-// Each output is one dot product summed in a fixed order (eight lanes over k, k ascending in
-// each lane, then a fixed pairwise sum of the lanes, then the k % 8 tail), whatever m, n, the
+// Each output is one chain of fused multiply-adds over k in ascending order, whatever m, n, the
 // row's position in x or the tile it falls in. A request's rows therefore give the same bits
 // alone or inside any cross-request batch. OpenBLAS does not promise that: its micro-kernels
 // and edge tiles sum differently by the row's position and the call's M (measured: rows of the
