@@ -2,6 +2,14 @@
 // allocated once at open. Storage: the residual stream and every buffer a kernel reduces over
 // are fp32; the inputs of cuBLAS (normed rows, attention outputs, expert rows) are bf16.
 // Operators without a Result keep their first failure and report it at end_pass().
+//
+// Cross-request batches (several PassShapes in one pass) run here as on the CPU, but without the
+// CPU's bit-identity promise: cuBLAS chooses its GEMM algorithm (tile shape, split-K, stream-K)
+// from the problem size, so a row's reduction order may change with the batch's row count.
+// A read in a batch agrees with the read alone within 1e-3 on each slot log-probability (the
+// bound engine_tst_cuda_backend holds for a change of pass shape). Making it invariant would
+// take a fixed algorithm per weight shape (cublasLt with a pinned heuristic, no split-K) or our
+// own GEMM kernel; not done.
 
 #include "cuda/cuda_ops.h"
 
