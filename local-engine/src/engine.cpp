@@ -1,5 +1,6 @@
 // Engine::open and the local engine: a model folder (config, weights, tokenizer, generation
-// defaults), one ComputeBackend, and the backend-neutral drivers. Calls are serialised.
+// defaults), one ComputeBackend, and the backend-neutral drivers. Calls go through one
+// BatchScheduler: concurrent slot reads run as cross-request batches, generations step by step.
 
 #include "engine/engine.h"
 
@@ -8,6 +9,7 @@
 #include <optional>
 
 #include "backend/compute_backend.h"
+#include "batch_scheduler.h"
 #include "driver/drivers.h"
 #include "model/memory_plan.h"
 #include "model/prefetch.h"
@@ -22,13 +24,15 @@ class LocalEngine : public Engine {
     LocalEngine(std::shared_ptr<const model::ModelWeights> weights,
                 std::unique_ptr<backend::ComputeBackend> backend, Tokenizer tokenizer,
                 model::GenerationDefaults defaults, int threads,
-                std::optional<vision::ImageProcessorConfig> processor)
+                std::optional<vision::ImageProcessorConfig> processor, BatchSettings batching)
         : weights_(std::move(weights)),
           backend_(std::move(backend)),
           tokenizer_(std::move(tokenizer)),
           defaults_(std::move(defaults)),
           pool_(threads),
-          processor_(std::move(processor)) {
+          processor_(std::move(processor)),
+          scheduler_(batching,
+                     [this](std::span<BatchScheduler::ReadJob* const> jobs) { run_reads(jobs); }) {
         const auto& c = weights_->config;
         info_.name = c.name.empty() ? weights_->dir.filename().string() : c.name;
         if (info_.name.empty()) info_.name = weights_->dir.parent_path().filename().string();
@@ -52,21 +56,25 @@ class LocalEngine : public Engine {
 
     Result<SlotReadResult> read_slots(const SlotReadRequest& request,
                                       const CancelToken& cancel) override {
-        std::lock_guard<std::mutex> lock(mutex_);
-        auto images = place_images(request.prompt_ids, request.images);
-        if (!images) return images.error();
-        return driver::read_slots(*backend_, info_.max_context, request, cancel, &*images);
+        return scheduler_.read(request, cancel);
     }
 
     Result<GenerationResult> generate(const GenerationRequest& request,
                                       const GenerationProgress& progress,
                                       const CancelToken& cancel) override {
-        std::lock_guard<std::mutex> lock(mutex_);
+        // With images the vision tower runs on the backend: a turn of its own. Without, the
+        // prompt is only checked (no backend work).
+        const bool vision = !request.images.empty();
+        if (vision) scheduler_.enter();
         auto images = place_images(request.prompt_ids, request.images);
+        if (vision) scheduler_.leave();
         if (!images) return images.error();
+        // Each step takes its own turn (StepGate), so reads queued meanwhile run between steps.
         return driver::generate(*backend_, pool_, defaults_, info_.max_context, tokenizer_, request,
-                                progress, cancel, {}, &*images);
+                                progress, cancel, {}, &*images, &scheduler_);
     }
+
+    SchedulerStats scheduler_stats() const override { return scheduler_.stats(); }
 
     Result<int> image_soft_tokens(int width, int height) const override {
         if (!processor_)
@@ -78,6 +86,34 @@ class LocalEngine : public Engine {
     }
 
   private:
+    // One batch of the scheduler: a lone read runs exactly as it always did; several share
+    // passes (driver::read_slots_batch), each getting the bits it would get alone.
+    void run_reads(std::span<BatchScheduler::ReadJob* const> jobs) {
+        std::vector<Result<driver::PromptImages>> images;
+        images.reserve(jobs.size());
+        for (const auto* job : jobs)
+            images.push_back(place_images(job->request->prompt_ids, job->request->images));
+        if (jobs.size() == 1) {
+            jobs[0]->result =
+                images[0] ? driver::read_slots(*backend_, info_.max_context, *jobs[0]->request,
+                                               *jobs[0]->cancel, &*images[0])
+                          : Result<SlotReadResult>(images[0].error());
+            return;
+        }
+        std::vector<driver::BatchedSlotRead> reads;
+        std::vector<BatchScheduler::ReadJob*> running;
+        for (size_t i = 0; i < jobs.size(); ++i) {
+            if (!images[i]) {
+                jobs[i]->result = images[i].error();
+                continue;
+            }
+            reads.push_back({jobs[i]->request, &*images[i], jobs[i]->cancel});
+            running.push_back(jobs[i]);
+        }
+        auto results = driver::read_slots_batch(*backend_, info_.max_context, reads, CancelToken{});
+        for (size_t i = 0; i < running.size(); ++i) running[i]->result = std::move(results[i]);
+    }
+
     Result<driver::PromptImages> place_images(std::span<const TokenId> prompt,
                                               std::span<const ImageInput> images) {
         return driver::place_images(*backend_, processor_ ? &*processor_ : nullptr, prompt, images);
@@ -90,7 +126,7 @@ class LocalEngine : public Engine {
     util::ThreadPool pool_;
     std::optional<vision::ImageProcessorConfig> processor_;  // with a vision tower only
     ModelInfo info_;
-    std::mutex mutex_;
+    BatchScheduler scheduler_;
 };
 
 }  // namespace
@@ -199,7 +235,7 @@ Result<std::unique_ptr<Engine>> Engine::open(const EngineOptions& options) {
 
     auto local = std::make_unique<LocalEngine>(
         std::move(weights.value()), std::move(backend.value()), std::move(tokenizer.value()),
-        std::move(defaults.value()), options.threads, std::move(processor));
+        std::move(defaults.value()), options.threads, std::move(processor), options.batching);
     local->set_memory_plan(std::move(plan_text));
     std::unique_ptr<Engine> engine = std::move(local);
     if (options.warm_up) {

@@ -1,14 +1,14 @@
 #pragma once
 // The local engine's one entry point: open a model folder, read answer slots in one decoder pass,
-// or generate with the entropy-bound denoising loop. Qt-free; thread-safe (calls may be
-// serialised internally, so servers may call from several threads).
+// or generate with the entropy-bound denoising loop. Qt-free; thread-safe: concurrent slot reads
+// are batched across requests and a generation's steps interleave with them (BatchSettings).
 
 #include <cstdint>
 #include <filesystem>
 #include <functional>
-#include <string_view>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/cancel.h"
@@ -26,6 +26,28 @@ enum class LoadStage { Reading, Binding, Warming };
 std::string_view to_string(LoadStage stage);  // "reading", "binding", "warming"
 using LoadProgress = std::function<void(LoadStage stage, double fraction)>;
 
+// Cross-request batching of slot reads. Reads that arrive while the engine is busy wait in one
+// FIFO queue with the generations' steps; when the engine frees, the reads at the head of the
+// queue run as one batch (their prompts encoded together, every canvas row decoded together,
+// so each weight is read once per batch rather than once per read). A lone read runs at once.
+struct BatchSettings {
+    int max_reads = 32;        // reads in one batch (1: no batching)
+    int max_tokens = 32768;    // prompt + canvas tokens of one batch (a larger read runs alone)
+    double max_wait_ms = 1.0;  // how long a batch of two or more reads may wait for more
+};
+
+// What the scheduler did, for tests and diagnostics.
+struct SchedulerStats {
+    uint64_t batches = 0;  // read batches run (a lone read is a batch of one)
+    uint64_t reads = 0;    // reads run in them
+    int largest_batch = 0;
+    uint64_t window_waits = 0;      // batches that waited for the window
+    uint64_t generation_units = 0;  // generation steps (and encodes) run
+    int queued = 0;                 // reads and generation steps waiting now
+    // The last units run, oldest first: n > 0 a batch of n reads, 0 a generation unit.
+    std::vector<int> recent;
+};
+
 struct EngineOptions {
     std::filesystem::path model_dir;
     Device device = Device::Auto;  // Auto: CUDA when a GPU is present, else CPU
@@ -39,11 +61,12 @@ struct EngineOptions {
     // free memory (CUDA). Open refuses a model whose memory plan is larger, naming the weight
     // format and the numbers.
     uint64_t memory_limit_bytes = 0;
+    BatchSettings batching;
 };
 
 struct ModelInfo {
-    std::string name;         // folder name, or config's _name_or_path
-    std::string device;       // "cpu" or "cuda:0 (NVIDIA H200)"
+    std::string name;    // folder name, or config's _name_or_path
+    std::string device;  // "cpu" or "cuda:0 (NVIDIA H200)"
     int num_layers = 0;
     int hidden_size = 0;
     int vocab_size = 0;
@@ -122,19 +145,19 @@ struct GenerationRequest {
 };
 
 struct GenerationStep {
-    int canvas = 0;       // which canvas of the answer (0-based)
-    int step = 0;         // denoising step within it (1-based)
+    int canvas = 0;  // which canvas of the answer (0-based)
+    int step = 0;    // denoising step within it (1-based)
     int max_steps = 0;
     float mean_entropy = 0;
-    int accepted = 0;     // positions accepted this step
+    int accepted = 0;  // positions accepted this step
 };
 
 struct GenerationResult {
     std::vector<TokenId> tokens;  // committed tokens, cut after the first stop id (stop id dropped)
     std::string text;
-    int steps = 0;                // denoising steps over all canvases
+    int steps = 0;  // denoising steps over all canvases
     int canvases = 0;
-    int canvas_length = 0;        // the canvas width W every canvas had
+    int canvas_length = 0;  // the canvas width W every canvas had
     bool stopped_on_stop_id = false;
     bool stopped_on_time_limit = false;  // GenerationRequest::time_limit_s ran out first
     double encode_ms = 0, decode_ms = 0, total_ms = 0;
@@ -143,7 +166,7 @@ struct GenerationResult {
 using GenerationProgress = std::function<void(const GenerationStep&)>;
 
 class Engine {
-public:
+  public:
     static Result<std::unique_ptr<Engine>> open(const EngineOptions& options);
     virtual ~Engine() = default;
 
@@ -158,6 +181,7 @@ public:
     // Soft tokens (image-token ids to put in the prompt) of an image of this size. Errors: the
     // model has no vision tower; the size is 0 or too thin to make one pooled patch.
     virtual Result<int> image_soft_tokens(int width, int height) const = 0;
+    virtual SchedulerStats scheduler_stats() const { return {}; }
 };
 
 // Whether a CUDA device is usable in this process (false in CPU-only builds).

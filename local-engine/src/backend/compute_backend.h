@@ -137,6 +137,23 @@ class ComputeBackend {
         if (!prompt.embed_at.empty()) return no_embeddings();
         return encode_and_decode(cache, prompt.ids, batch, cancel);
     }
+    // Several requests' encode_prompt_and_decode in as few passes as the device allows: every
+    // request's prompt rows and canvas rows go through each layer together, so the weights are
+    // read once per pass rather than once per request (a cross-request batch). Each request
+    // keeps its own cache; rows never attend across requests. Its results (canvas or error)
+    // are those of encode_prompt_and_decode alone, bit for bit on the CPU. `cancel` stops the
+    // whole batch. The default runs the requests one after another.
+    struct BatchedRead {
+        KvCache* cache = nullptr;  // empty, with room for the prompt
+        PromptInput prompt;
+        DecodeBatch batch;
+        Result<std::unique_ptr<DecodedCanvas>> decoded = engine_error("not run");
+    };
+    virtual void encode_and_decode_batch(std::span<BatchedRead> reads, const CancelToken& cancel) {
+        for (BatchedRead& r : reads)
+            r.decoded = encode_prompt_and_decode(*r.cache, r.prompt, r.batch, cancel);
+    }
+
     // The vision tower and projector over one preprocessed image: [soft tokens, hidden] fp32.
     // Errors: the model has no vision tower.
     virtual Result<std::vector<float>> embed_image(const vision::PatchedImage& image) {
@@ -152,6 +169,23 @@ class ComputeBackend {
     // the full vocabulary, logits only at the asked ids. One PositionReadout per query.
     virtual Result<std::vector<PositionReadout>> read_positions(
         const DecodedCanvas& canvas, std::span<const PositionQuery> queries) = 0;
+
+    // read_positions of several canvases in one sweep over the head (a cross-request batch):
+    // result[i] is what read_positions(*reads[i].canvas, reads[i].queries) gives alone.
+    struct CanvasQueries {
+        const DecodedCanvas* canvas = nullptr;
+        std::span<const PositionQuery> queries;
+    };
+    virtual Result<std::vector<std::vector<PositionReadout>>> read_positions_batch(
+        std::span<const CanvasQueries> reads) {
+        std::vector<std::vector<PositionReadout>> out;
+        for (const CanvasQueries& r : reads) {
+            auto one = read_positions(*r.canvas, r.queries);
+            if (!one) return one.error();
+            out.push_back(std::move(one.value()));
+        }
+        return out;
+    }
 
     // Debug/reference: one layer's cached K and V, each [length][kv_heads][head_dim] fp32.
     virtual Result<void> read_cache(const KvCache& cache, int layer, std::vector<float>& k,

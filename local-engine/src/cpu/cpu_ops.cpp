@@ -16,6 +16,7 @@
 #include <mutex>
 #include <numeric>
 
+#include "cpu/gemm_nt.h"
 #include "cpu/kernels.h"
 #include "model/quantized.h"
 #include "util/thread_pool.h"
@@ -74,26 +75,21 @@ float* thread_scratch(int slot, size_t n) {
 }
 
 // y[n, out] = x[n, in] @ w[out, in]^T, spread over the pool (rows when there are many, else
-// output columns).
+// output columns). gemm_nt gives every row the same bits whatever the split or n, so a
+// request's rows compute alike alone and inside a cross-request batch.
 void matmul_nt(util::ThreadPool& pool, const float* x, int64_t n, int64_t in, const float* w,
                int64_t out, float* y) {
     if (n <= 0 || out <= 0) return;
     const int64_t threads = pool.size();
     if (n >= 16 * threads) {
         pool.parallel_chunks(n, [&](int64_t b, int64_t e) {
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(e - b),
-                        static_cast<int>(out), static_cast<int>(in), 1.0f, x + b * in,
-                        static_cast<int>(in), w, static_cast<int>(in), 0.0f, y + b * out,
-                        static_cast<int>(out));
+            cpu::gemm_nt(x + b * in, in, w, in, y + b * out, out, e - b, out, in);
         });
     } else {
         pool.parallel_chunks(
             out,
             [&](int64_t b, int64_t e) {
-                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(n),
-                            static_cast<int>(e - b), static_cast<int>(in), 1.0f, x,
-                            static_cast<int>(in), w + b * in, static_cast<int>(in), 0.0f, y + b,
-                            static_cast<int>(out));
+                cpu::gemm_nt(x, in, w + b * in, in, y + b, out, n, e - b, in);
             },
             64);
     }
@@ -180,9 +176,11 @@ class CpuOps final : public ops::Ops {
         return {};
     }
 
-    Result<void> begin_pass(const ops::PassShape& shape) override {
-        const size_t N = static_cast<size_t>(shape.tokens()),
-                     H = static_cast<size_t>(c_.hidden_size);
+    using ops::Ops::begin_pass;
+    Result<void> begin_pass(std::span<const ops::PassShape> requests) override {
+        int64_t tokens = 0;
+        for (const ops::PassShape& r : requests) tokens = std::max(tokens, r.first + r.tokens());
+        const size_t N = static_cast<size_t>(tokens), H = static_cast<size_t>(c_.hidden_size);
         size_t qd = 0, kd = 0;
         for (const CpuLayer& L : layers_) {
             qd = std::max(qd, static_cast<size_t>(c_.num_heads) * L.hd);
@@ -205,11 +203,13 @@ class CpuOps final : public ops::Ops {
         reserve_at_least(slot_out_, N * K * H);
         members_.resize(E);
         positions_.resize(N);
-        for (int64_t t = 0; t < shape.prompt; ++t)
-            positions_[static_cast<size_t>(t)] = shape.start + static_cast<int>(t);
-        for (int64_t t = 0; t < shape.canvas_tokens(); ++t)
-            positions_[static_cast<size_t>(shape.prompt + t)] =
-                shape.canvas_position0() + static_cast<int>(t % shape.width);
+        for (const ops::PassShape& shape : requests) {
+            int* pos = positions_.data() + shape.first;
+            for (int64_t t = 0; t < shape.prompt; ++t) pos[t] = shape.start + static_cast<int>(t);
+            for (int64_t t = 0; t < shape.canvas_tokens(); ++t)
+                pos[shape.prompt + t] =
+                    shape.canvas_position0() + static_cast<int>(t % shape.width);
+        }
         // RoPE tables for the pass's positions, once per distinct inv_freq (not per layer).
         rope_cos_.resize(rope_freqs_.size());
         rope_sin_.resize(rope_freqs_.size());
@@ -356,7 +356,8 @@ class CpuOps final : public ops::Ops {
         const double eps = c_.rms_norm_eps;
         const float* cos_t = rope_cos_[static_cast<size_t>(L.rope_group)].data();
         const float* sin_t = rope_sin_[static_cast<size_t>(L.rope_group)].data();
-        pool_.parallel_for(shape.tokens(), [&](int64_t t) {
+        pool_.parallel_for(shape.tokens(), [&, t0 = shape.first](int64_t i) {
+            const int64_t t = t0 + i;
             const float* cs = cos_t + t * half;
             const float* sn = sin_t + t * half;
             for (int64_t j = 0; j < nh; ++j) {
@@ -375,8 +376,10 @@ class CpuOps final : public ops::Ops {
         if (shape.prompt > 0) {
             auto& cache = static_cast<CpuKvCache&>(cache_base);
             const size_t bytes = static_cast<size_t>(shape.prompt * kd) * sizeof(float);
-            std::memcpy(cache.k_[layer].data() + shape.start * kd, k_.data(), bytes);
-            std::memcpy(cache.v_[layer].data() + shape.start * kd, v_.data(), bytes);
+            std::memcpy(cache.k_[layer].data() + shape.start * kd, k_.data() + shape.first * kd,
+                        bytes);
+            std::memcpy(cache.v_[layer].data() + shape.start * kd, v_.data() + shape.first * kd,
+                        bytes);
         }
     }
 
@@ -386,8 +389,8 @@ class CpuOps final : public ops::Ops {
         const CpuLayer& L = layers_[static_cast<size_t>(layer)];
         const int64_t nh = c_.num_heads, hd = L.hd, kv = L.kv, kd = kv * hd, qd = nh * hd;
         const int64_t N = shape.prompt, start = shape.start;
-        const float* q = q_.data();
-        float* out = buf(Act::attn).data();
+        const float* q = q_.data() + shape.first * qd;
+        float* out = buf(Act::attn).data() + shape.first * qd;
         const float* ck = cache.k_[layer].data();
         const float* cv = cache.v_[layer].data();
         const int64_t group = nh / kv;
@@ -425,7 +428,7 @@ class CpuOps final : public ops::Ops {
         const auto& cache = static_cast<const CpuKvCache&>(cache_base);
         const CpuLayer& L = layers_[static_cast<size_t>(layer)];
         const int64_t nh = c_.num_heads, hd = L.hd, kv = L.kv, kd = kv * hd, qd = nh * hd;
-        const int64_t R = shape.rows, W = shape.width, t0 = shape.prompt;
+        const int64_t R = shape.rows, W = shape.width, t0 = shape.first_canvas_row();
         const int64_t c0 = first_key, nc = shape.canvas_position0() - c0, nk = nc + W;
         const float* ck = cache.k_[layer].data() + c0 * kd;
         const float* cv = cache.v_[layer].data() + c0 * kd;
@@ -536,16 +539,13 @@ class CpuOps final : public ops::Ops {
             }
             const float* wgu = L.gate_up + job.expert * 2 * MI * H;
             const float* wd = L.edown + job.expert * H * MI;
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(n),
-                        static_cast<int>(2 * MI), static_cast<int>(H), 1.0f, in,
-                        static_cast<int>(H), wgu, static_cast<int>(H), 0.0f, gu,
-                        static_cast<int>(2 * MI));
+            // gemm_nt: a token's expert output must not depend on which other tokens (of this
+            // request or of others in the batch) chose the same expert.
+            cpu::gemm_nt(in, H, wgu, H, gu, 2 * MI, n, 2 * MI, H);
             for (int64_t i = 0; i < n; ++i)
                 for (int64_t d = 0; d < MI; ++d)
                     act[i * MI + d] = cpu::gelu_tanh(gu[i * 2 * MI + d]) * gu[i * 2 * MI + MI + d];
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(n),
-                        static_cast<int>(H), static_cast<int>(MI), 1.0f, act, static_cast<int>(MI),
-                        wd, static_cast<int>(MI), 0.0f, y, static_cast<int>(H));
+            cpu::gemm_nt(act, MI, wd, MI, y, H, n, H, MI);
             for (int64_t i = 0; i < n; ++i) {
                 const int64_t slot = m[job.begin + i];
                 const float wgt = top_w_[slot];
@@ -595,19 +595,19 @@ class CpuOps final : public ops::Ops {
         return {};
     }
 
-    Result<void> read_positions(const ops::CanvasState& canvas_base,
-                                std::span<const int64_t> tokens,
+    using ops::Ops::read_positions;
+    Result<void> read_positions(std::span<const CanvasToken> at,
                                 std::span<const backend::PositionQuery> queries, int layer, Norm w,
                                 float cap, std::vector<backend::PositionReadout>& result) override {
-        const auto& canvas = static_cast<const CpuCanvas&>(canvas_base);
-        const int64_t H = c_.hidden_size, V = c_.vocab_size,
-                      Q = static_cast<int64_t>(tokens.size());
+        const int64_t H = c_.hidden_size, V = c_.vocab_size, Q = static_cast<int64_t>(at.size());
         const float* wt = norm_weight(layer, w);
         std::vector<float>& h = readout_rows_;
         reserve_at_least(h, static_cast<size_t>(Q * H));
-        for (int64_t i = 0; i < Q; ++i)
-            cpu::rmsnorm(&canvas.hidden[tokens[static_cast<size_t>(i)] * H], wt, H, c_.rms_norm_eps,
-                         &h[i * H]);
+        for (int64_t i = 0; i < Q; ++i) {
+            const CanvasToken& a = at[static_cast<size_t>(i)];
+            cpu::rmsnorm(&static_cast<const CpuCanvas*>(a.canvas)->hidden[a.token * H], wt, H,
+                         c_.rms_norm_eps, &h[i * H]);
+        }
         // Full-vocabulary max / sum-exp / argmax per query, vocabulary split in chunks.
         const int64_t chunk = 4096, chunks = (V + chunk - 1) / chunk;
         struct Partial {
@@ -619,10 +619,8 @@ class CpuOps final : public ops::Ops {
         pool_.parallel_for(chunks, [&](int64_t ci) {
             const int64_t b = ci * chunk, e = std::min(V, b + chunk), n = e - b;
             float* Lg = thread_scratch(0, static_cast<size_t>(Q * n));
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(Q),
-                        static_cast<int>(n), static_cast<int>(H), 1.0f, h.data(),
-                        static_cast<int>(H), head_ + b * H, static_cast<int>(H), 0.0f, Lg,
-                        static_cast<int>(n));
+            // gemm_nt: a query's logits do not depend on how many others share the sweep.
+            cpu::gemm_nt(h.data(), H, head_ + b * H, H, Lg, n, Q, n, H);
             for (int64_t i = 0; i < Q; ++i) {
                 float* r = &Lg[i * n];
                 cpu::softcap_inplace(r, n, cap);

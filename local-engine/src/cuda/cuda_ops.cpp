@@ -2,6 +2,14 @@
 // allocated once at open. Storage: the residual stream and every buffer a kernel reduces over
 // are fp32; the inputs of cuBLAS (normed rows, attention outputs, expert rows) are bf16.
 // Operators without a Result keep their first failure and report it at end_pass().
+//
+// Cross-request batches (several PassShapes in one pass) run here as on the CPU, but without the
+// CPU's bit-identity promise: cuBLAS chooses its GEMM algorithm (tile shape, split-K, stream-K)
+// from the problem size, so a row's reduction order may change with the batch's row count.
+// A read in a batch agrees with the read alone within 1e-3 on each slot log-probability (the
+// bound engine_tst_cuda_backend holds for a change of pass shape). Making it invariant would
+// take a fixed algorithm per weight shape (cublasLt with a pinned heuristic, no split-K) or our
+// own GEMM kernel; not done.
 
 #include "cuda/cuda_ops.h"
 
@@ -227,9 +235,12 @@ class CudaOpsImpl final : public CudaOps {
         return {};
     }
 
-    Result<void> begin_pass(const ops::PassShape& shape) override {
-        if (shape.tokens() > T_)
-            return bad_input("CUDA backend: a pass of " + std::to_string(shape.tokens()) +
+    using ops::Ops::begin_pass;
+    Result<void> begin_pass(std::span<const ops::PassShape> requests) override {
+        int64_t tokens = 0;
+        for (const ops::PassShape& r : requests) tokens = std::max(tokens, r.first + r.tokens());
+        if (tokens > T_)
+            return bad_input("CUDA backend: a pass of " + std::to_string(tokens) +
                              " tokens exceeds the pass size of " + std::to_string(T_));
         pending_ = {};
         return {};
@@ -311,7 +322,9 @@ class CudaOpsImpl final : public CudaOps {
         auto& kv = static_cast<CudaKvCache&>(cache);
         const DeviceLayer& L = layer_of(layer);
         QkvPostParams qp;
-        qp.qkv = qkv_.as<float>();
+        // This request's rows: every buffer offset by its first workspace row.
+        const size_t first = static_cast<size_t>(shape.first);
+        qp.qkv = qkv_.as<float>() + first * static_cast<size_t>(L.qkv_rows);
         qp.n = static_cast<int>(shape.tokens());
         qp.ld = L.qkv_rows;
         qp.heads = weights_->config.num_heads;
@@ -322,7 +335,7 @@ class CudaOpsImpl final : public CudaOps {
         qp.k_norm = L.k_norm;
         qp.inv_freq = L.inv_freq;
         qp.eps = eps_;
-        qp.q_out = q_.as<bf16_t>();
+        qp.q_out = q_.as<bf16_t>() + first * static_cast<size_t>(L.head_dim);
         qp.q_stride = T_;
         qp.prompt_rows = shape.prompt;
         qp.cache_pos = shape.start;
@@ -332,8 +345,10 @@ class CudaOpsImpl final : public CudaOps {
         qp.canvas_pos = shape.canvas_position0();
         qp.width = shape.width > 0 ? shape.width : 1;
         qp.canvas_stride = T_;
-        qp.k_canvas = kc_.as<bf16_t>();
-        qp.v_canvas = vc_.as<bf16_t>();
+        // Canvas K/V rows at the canvas rows' workspace index (attention_canvas reads them there).
+        const size_t canvas0 = static_cast<size_t>(shape.first_canvas_row());
+        qp.k_canvas = kc_.as<bf16_t>() + canvas0 * static_cast<size_t>(L.head_dim);
+        qp.v_canvas = vc_.as<bf16_t>() + canvas0 * static_cast<size_t>(L.head_dim);
         qkv_post(qp, stream_);
     }
 
@@ -343,13 +358,14 @@ class CudaOpsImpl final : public CudaOps {
         const DeviceLayer& L = layer_of(layer);
         const int NH = weights_->config.num_heads, D = L.head_dim, KVH = L.kv_heads, G = NH / KVH;
         const int n = shape.prompt, P0 = shape.start, Lp = P0 + n;
-        const bf16_t* Q = q_.as<bf16_t>();
+        const size_t first = static_cast<size_t>(shape.first);
+        const bf16_t* Q = q_.as<bf16_t>() + first * D;
         const bf16_t* Kc = kv.k[static_cast<size_t>(layer)];
         const bf16_t* Vc = kv.v[static_cast<size_t>(layer)];
         const long long qhs = static_cast<long long>(T_) * D;            // query head stride
         const long long chs = static_cast<long long>(kv.capacity_) * D;  // cache head stride
         const int ldo = NH * D;
-        float* O = o_.as<float>();
+        float* O = o_.as<float>() + first * ldo;
         float* S = scores_.as<float>();
         bf16_t* Pr = probs_.as<bf16_t>();
         // Query chunks that fit the score buffer.
@@ -371,7 +387,7 @@ class CudaOpsImpl final : public CudaOps {
                       "causal values");
             c0 += M;
         }
-        f32_to_bf16(O, o16_.as<bf16_t>(), static_cast<size_t>(n) * ldo, stream_);
+        f32_to_bf16(O, o16_.as<bf16_t>() + first * ldo, static_cast<size_t>(n) * ldo, stream_);
     }
 
     void attention_canvas(int layer, const ops::PassShape& shape, const ops::KvCacheState& cache,
@@ -379,7 +395,9 @@ class CudaOpsImpl final : public CudaOps {
         const auto& kv = static_cast<const CudaKvCache&>(cache);
         const DeviceLayer& L = layer_of(layer);
         const int NH = weights_->config.num_heads, D = L.head_dim, KVH = L.kv_heads, G = NH / KVH;
-        const int n = shape.prompt, rows = shape.rows, width = shape.width;
+        // n: this request's first canvas row in the workspace (its prompt rows come before).
+        const size_t n = static_cast<size_t>(shape.first_canvas_row());
+        const int rows = shape.rows, width = shape.width;
         const int Lp = shape.canvas_position0();
         const bf16_t* Q = q_.as<bf16_t>();
         const bf16_t* Kc = kv.k[static_cast<size_t>(layer)];
@@ -400,7 +418,7 @@ class CudaOpsImpl final : public CudaOps {
             rc = std::max(rc, 1);
             const int Mc = rc * width;
             const long long chunk_stride = static_cast<long long>(Mc) * cols;
-            const size_t t0 = static_cast<size_t>(n) + static_cast<size_t>(r0) * width;
+            const size_t t0 = n + static_cast<size_t>(r0) * width;
             if (Lp > 0)
                 for (int j = 0; j < KVH; ++j)
                     check(
@@ -409,14 +427,12 @@ class CudaOpsImpl final : public CudaOps {
                         "canvas cache scores");
             for (int hq = 0; hq < NH; ++hq) {
                 const int j = hq / G;
-                check(
-                    gemm_nt(blas_, width, width, D, Q + (hq * qhs + t0 * D), D,
-                            static_cast<long long>(width) * D,
-                            kc_.as<bf16_t>() +
-                                (static_cast<size_t>(j) * T_ + static_cast<size_t>(r0) * width) * D,
-                            D, static_cast<long long>(width) * D, S + hq * chunk_stride + Lp,
-                            CUDA_R_32F, cols, static_cast<long long>(width) * cols, rc),
-                    "canvas scores");
+                check(gemm_nt(blas_, width, width, D, Q + (hq * qhs + t0 * D), D,
+                              static_cast<long long>(width) * D,
+                              kc_.as<bf16_t>() + (static_cast<size_t>(j) * T_ + t0) * D, D,
+                              static_cast<long long>(width) * D, S + hq * chunk_stride + Lp,
+                              CUDA_R_32F, cols, static_cast<long long>(width) * cols, rc),
+                      "canvas scores");
             }
             masked_softmax(S, Pr, NH, Mc, cols, false, 0, first_key, 0, stream_);
             if (Lp > 0)
@@ -427,18 +443,17 @@ class CudaOpsImpl final : public CudaOps {
                           "canvas cache values");
             for (int hq = 0; hq < NH; ++hq) {
                 const int j = hq / G;
-                check(gemm_nn(
-                          blas_, width, D, width, Pr + hq * chunk_stride + Lp, cols,
-                          static_cast<long long>(width) * cols,
-                          vc_.as<bf16_t>() +
-                              (static_cast<size_t>(j) * T_ + static_cast<size_t>(r0) * width) * D,
-                          D, static_cast<long long>(width) * D, O + t0 * ldo + hq * D, CUDA_R_32F,
-                          ldo, static_cast<long long>(width) * ldo, rc, 1.0f, Lp > 0 ? 1.0f : 0.0f),
+                check(gemm_nn(blas_, width, D, width, Pr + hq * chunk_stride + Lp, cols,
+                              static_cast<long long>(width) * cols,
+                              vc_.as<bf16_t>() + (static_cast<size_t>(j) * T_ + t0) * D, D,
+                              static_cast<long long>(width) * D, O + t0 * ldo + hq * D, CUDA_R_32F,
+                              ldo, static_cast<long long>(width) * ldo, rc, 1.0f,
+                              Lp > 0 ? 1.0f : 0.0f),
                       "canvas values");
             }
             r0 += rc;
         }
-        const size_t first = static_cast<size_t>(n) * ldo;
+        const size_t first = n * ldo;
         f32_to_bf16(O + first, o16_.as<bf16_t>() + first, shape.canvas_tokens() * ldo, stream_);
     }
 
@@ -532,16 +547,16 @@ class CudaOpsImpl final : public CudaOps {
         return {};
     }
 
-    Result<void> read_positions(const ops::CanvasState& canvas, std::span<const int64_t> tokens,
+    using ops::Ops::read_positions;
+    Result<void> read_positions(std::span<const CanvasToken> at,
                                 std::span<const backend::PositionQuery> queries, int layer, Norm w,
                                 float cap, std::vector<backend::PositionReadout>& result) override {
-        const auto& dc = static_cast<const CudaCanvas&>(canvas);
         for (size_t done = 0; done < queries.size(); done += kReadoutRows) {
             const int n = static_cast<int>(std::min<size_t>(kReadoutRows, queries.size() - done));
             std::vector<int32_t> rows(static_cast<size_t>(n)), qrow, qid;
             for (int i = 0; i < n; ++i) {
                 const size_t qi = done + static_cast<size_t>(i);
-                rows[static_cast<size_t>(i)] = static_cast<int32_t>(tokens[qi]);
+                rows[static_cast<size_t>(i)] = static_cast<int32_t>(at[qi].token);
                 for (TokenId id : queries[qi].ids) {
                     qrow.push_back(i);
                     qid.push_back(id);
@@ -559,7 +574,16 @@ class CudaOpsImpl final : public CudaOps {
             float* picked = reinterpret_cast<float*>(d_qid + 4096);
             DS_CUDA_TRY(cudaMemcpyAsync(d_rows, rows.data(), rows.size() * 4,
                                         cudaMemcpyHostToDevice, stream_));
-            gather_rows_f32(dc.hidden.as<float>(), d_rows, n, H_, rhid_.as<float>(), stream_);
+            // Runs of queries on the same canvas, each gathered from its canvas.
+            for (int i0 = 0; i0 < n;) {
+                const ops::CanvasState* canvas = at[done + static_cast<size_t>(i0)].canvas;
+                int i1 = i0 + 1;
+                while (i1 < n && at[done + static_cast<size_t>(i1)].canvas == canvas) ++i1;
+                gather_rows_f32(static_cast<const CudaCanvas*>(canvas)->hidden.as<float>(),
+                                d_rows + i0, i1 - i0, H_,
+                                rhid_.as<float>() + static_cast<size_t>(i0) * H_, stream_);
+                i0 = i1;
+            }
             rmsnorm_rows(rhid_.as<float>(), nullptr, n, H_, norm_weight(layer, w), nullptr, 1.0f,
                          eps_, rh16_.as<bf16_t>(), nullptr, stream_);
             DS_CUBLAS_TRY(matmul_nt(blas_, rh16_.as<bf16_t>(), n, H_, dw_.lm_head, V_,

@@ -35,6 +35,30 @@ Result<SlotReadResult> read_slots(backend::ComputeBackend& backend, int max_cont
                                   const SlotReadRequest& request, const CancelToken& cancel,
                                   const PromptImages* images = nullptr);
 
+// Several slot reads in shared passes (ComputeBackend::encode_and_decode_batch): each request's
+// result is what read_slots gives it alone, bit for bit on the CPU. `cancel` stops the whole
+// batch; a request's own token (may be null) is checked before the passes and before its
+// readout.
+struct BatchedSlotRead {
+    const SlotReadRequest* request = nullptr;
+    const PromptImages* images = nullptr;
+    const CancelToken* cancel = nullptr;
+};
+std::vector<Result<SlotReadResult>> read_slots_batch(backend::ComputeBackend& backend,
+                                                     int max_context,
+                                                     std::span<const BatchedSlotRead> requests,
+                                                     const CancelToken& cancel);
+
+// Taken around each unit of a generation's device work (the prompt's encode, each denoising
+// step with its progress report, each committed canvas's encode), so that an engine can run
+// other requests between the steps of a long generation.
+class StepGate {
+  public:
+    virtual ~StepGate() = default;
+    virtual void enter() = 0;
+    virtual void leave() = 0;
+};
+
 // One decoder pass of the denoising loop, as the debug observer of generate() sees it (the
 // views are valid during the call only).
 struct DenoisingPass {
@@ -55,6 +79,6 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
                                   const Tokenizer& tokenizer, const GenerationRequest& request,
                                   const GenerationProgress& progress, const CancelToken& cancel,
                                   const DenoisingObserver& observer = {},
-                                  const PromptImages* images = nullptr);
+                                  const PromptImages* images = nullptr, StepGate* gate = nullptr);
 
 }  // namespace engine::driver

@@ -80,11 +80,30 @@ PositionStats position_stats(const float* z, int64_t V, double u, float* scratch
 
 }  // namespace
 
+namespace {
+// Holds the engine's gate (when there is one) for a scope.
+class GateHold {
+  public:
+    explicit GateHold(StepGate* gate) : gate_(gate) {
+        if (gate_) gate_->enter();
+    }
+    ~GateHold() {
+        if (gate_) gate_->leave();
+    }
+    GateHold(const GateHold&) = delete;
+    GateHold& operator=(const GateHold&) = delete;
+
+  private:
+    StepGate* gate_;
+};
+}  // namespace
+
 Result<GenerationResult> generate(backend::ComputeBackend& backend, util::ThreadPool& pool,
                                   const model::GenerationDefaults& defaults, int max_context,
                                   const Tokenizer& tokenizer, const GenerationRequest& request,
                                   const GenerationProgress& progress, const CancelToken& cancel,
-                                  const DenoisingObserver& observer, const PromptImages* images) {
+                                  const DenoisingObserver& observer, const PromptImages* images,
+                                  StepGate* gate) {
     const auto t_start = std::chrono::steady_clock::now();
     const model::ModelConfig& c = backend.config();
     const int64_t V = c.vocab_size;
@@ -122,7 +141,10 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
         prompt.embed_at = images->embed_at;
         prompt.embeds = images->embeds;
     }
-    if (auto r = backend.encode_prompt(**cache, prompt, cancel); !r) return r.error();
+    {
+        const GateHold hold(gate);
+        if (auto r = backend.encode_prompt(**cache, prompt, cancel); !r) return r.error();
+    }
     result.encode_ms += ms_since(t0);
 
     Rng rng(request.seed);
@@ -139,6 +161,8 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
         std::vector<TokenId> argmax(static_cast<size_t>(W));
         for (int n = steps; n >= 1; --n) {
             if (cancel.cancelled()) return cancelled();
+            // One unit of work for the engine's scheduler: the pass, the sampling, the report.
+            const GateHold hold(gate);
             t0 = std::chrono::steady_clock::now();
             backend::DecodeBatch batch;
             batch.rows = 1;
@@ -234,6 +258,7 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
         }
         if (ci + 1 < canvases) {
             t0 = std::chrono::steady_clock::now();
+            const GateHold hold(gate);
             if (auto r = backend.encode(**cache, argmax, cancel); !r) return r.error();
             result.encode_ms += ms_since(t0);
         }

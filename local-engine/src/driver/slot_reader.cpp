@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 
 #include "driver/drivers.h"
 
@@ -16,9 +17,17 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-Result<SlotReadResult> read_slots(backend::ComputeBackend& backend, int max_context,
-                                  const SlotReadRequest& request, const CancelToken& cancel,
-                                  const PromptImages* images) {
+namespace {
+
+// A checked request: its unique canvas rows as one decoder batch and the readout queries.
+struct PreparedRead {
+    std::vector<TokenId> ids;
+    int unique_rows = 0, width = 0;
+    std::vector<backend::PositionQuery> queries;
+};
+
+Result<PreparedRead> prepare(const backend::ComputeBackend& backend, int max_context,
+                             const SlotReadRequest& request) {
     const int vocab = backend.config().vocab_size;
     if (request.rows.empty()) return bad_input("slot read: the request has no canvas rows");
     const size_t width = request.rows.front().ids.size();
@@ -35,13 +44,14 @@ Result<SlotReadResult> read_slots(backend::ComputeBackend& backend, int max_cont
                              std::to_string(request.prompt_ids[i]) +
                              ") is outside the vocabulary [0, " + std::to_string(vocab) + ")");
     // Identical canvases (fixed seed-token draws, repeated rows) are decoded once and read
-    // from the same row: it saves the work, and their answers then agree bit for bit rather
-    // than to BLAS blocking noise.
-    std::vector<TokenId> ids;
+    // from the same row: it saves the work.
+    PreparedRead prepared;
+    prepared.width = static_cast<int>(width);
+    std::vector<TokenId>& ids = prepared.ids;
     ids.reserve(request.rows.size() * width);
     std::vector<int> decoded_row(request.rows.size());
-    int unique_rows = 0;
-    std::vector<backend::PositionQuery> queries;
+    int& unique_rows = prepared.unique_rows;
+    std::vector<backend::PositionQuery>& queries = prepared.queries;
     for (size_t r = 0; r < request.rows.size(); ++r) {
         const CanvasRow& row = request.rows[r];
         const std::string where = "slot read: row " + std::to_string(r);
@@ -73,21 +83,64 @@ Result<SlotReadResult> read_slots(backend::ComputeBackend& backend, int max_cont
             queries.push_back({decoded_row[r], slot.pos, slot.label_ids});
         }
     }
-    if (cancel.cancelled()) return cancelled();
+    return prepared;
+}
 
-    SlotReadResult result;
-    auto t0 = std::chrono::steady_clock::now();
-    auto cache = backend.create_cache(P);
-    if (!cache) return cache.error();
+backend::DecodeBatch decode_batch(const PreparedRead& prepared) {
     backend::DecodeBatch batch;
-    batch.rows = unique_rows;
-    batch.width = static_cast<int>(width);
-    batch.ids = ids;
+    batch.rows = prepared.unique_rows;
+    batch.width = prepared.width;
+    batch.ids = prepared.ids;
+    return batch;
+}
+
+backend::PromptInput prompt_input(const SlotReadRequest& request, const PromptImages* images) {
     backend::PromptInput prompt{request.prompt_ids, {}, {}};
     if (images) {
         prompt.embed_at = images->embed_at;
         prompt.embeds = images->embeds;
     }
+    return prompt;
+}
+
+// A request's answers from the readouts of its queries.
+void fill_rows(const SlotReadRequest& request, std::span<const backend::PositionReadout> readouts,
+               SlotReadResult& result) {
+    size_t q = 0;
+    result.rows.resize(request.rows.size());
+    for (size_t r = 0; r < request.rows.size(); ++r) {
+        for (const SlotSpec& slot : request.rows[r].slots) {
+            const backend::PositionReadout& ro = readouts[q++];
+            SlotReadout out;
+            out.argmax_id = ro.argmax;
+            double mass = 0;
+            for (size_t i = 0; i < slot.label_ids.size(); ++i) {
+                const float lp = ro.logits[i] - ro.logsumexp;
+                out.label_logprobs.push_back(lp);
+                mass += std::exp(static_cast<double>(lp));
+                if (slot.label_ids[i] == ro.argmax) out.argmax_is_label = true;
+            }
+            out.label_mass = static_cast<float>(mass);
+            result.rows[r].push_back(std::move(out));
+        }
+    }
+}
+
+}  // namespace
+
+Result<SlotReadResult> read_slots(backend::ComputeBackend& backend, int max_context,
+                                  const SlotReadRequest& request, const CancelToken& cancel,
+                                  const PromptImages* images) {
+    auto prepared = prepare(backend, max_context, request);
+    if (!prepared) return prepared.error();
+    if (cancel.cancelled()) return cancelled();
+
+    SlotReadResult result;
+    auto t0 = std::chrono::steady_clock::now();
+    auto cache = backend.create_cache(static_cast<int>(request.prompt_ids.size()));
+    if (!cache) return cache.error();
+    const backend::DecodeBatch batch = decode_batch(*prepared);
+    const backend::PromptInput prompt = prompt_input(request, images);
     Result<std::unique_ptr<backend::DecodedCanvas>> decoded = engine_error("no decoder pass");
     if (backend.fuses_encode_decode()) {
         // One sweep over the weights for prompt and rows: the encode time is inside decode_ms.
@@ -102,31 +155,86 @@ Result<SlotReadResult> read_slots(backend::ComputeBackend& backend, int max_cont
         if (!decoded) return decoded.error();
         result.timings.decode_ms = ms_since(t0);
     }
-
-    t0 = std::chrono::steady_clock::now();
     if (cancel.cancelled()) return cancelled();
-    auto readouts = backend.read_positions(**decoded, queries);
+    t0 = std::chrono::steady_clock::now();
+    auto readouts = backend.read_positions(**decoded, prepared->queries);
     if (!readouts) return readouts.error();
-    size_t q = 0;
-    result.rows.resize(request.rows.size());
-    for (size_t r = 0; r < request.rows.size(); ++r) {
-        for (const SlotSpec& slot : request.rows[r].slots) {
-            const backend::PositionReadout& ro = (*readouts)[q++];
-            SlotReadout out;
-            out.argmax_id = ro.argmax;
-            double mass = 0;
-            for (size_t i = 0; i < slot.label_ids.size(); ++i) {
-                const float lp = ro.logits[i] - ro.logsumexp;
-                out.label_logprobs.push_back(lp);
-                mass += std::exp(static_cast<double>(lp));
-                if (slot.label_ids[i] == ro.argmax) out.argmax_is_label = true;
-            }
-            out.label_mass = static_cast<float>(mass);
-            result.rows[r].push_back(std::move(out));
-        }
-    }
+    fill_rows(request, *readouts, result);
     result.timings.readout_ms = ms_since(t0);
     return result;
+}
+
+std::vector<Result<SlotReadResult>> read_slots_batch(backend::ComputeBackend& backend,
+                                                     int max_context,
+                                                     std::span<const BatchedSlotRead> requests,
+                                                     const CancelToken& cancel) {
+    std::vector<Result<SlotReadResult>> results(requests.size(),
+                                                engine_error("slot read: not run"));
+    std::vector<Result<PreparedRead>> prepared;
+    prepared.reserve(requests.size());
+    std::vector<std::unique_ptr<backend::KvCache>> caches;
+    std::vector<backend::ComputeBackend::BatchedRead> reads;
+    std::vector<size_t> read_of(requests.size(), SIZE_MAX);
+    for (size_t i = 0; i < requests.size(); ++i) {
+        const BatchedSlotRead& r = requests[i];
+        prepared.push_back(prepare(backend, max_context, *r.request));
+        if (!prepared.back()) {
+            results[i] = prepared.back().error();
+            continue;
+        }
+        if (r.cancel && r.cancel->cancelled()) {
+            results[i] = cancelled();
+            continue;
+        }
+        auto cache = backend.create_cache(static_cast<int>(r.request->prompt_ids.size()));
+        if (!cache) {
+            results[i] = cache.error();
+            continue;
+        }
+        caches.push_back(std::move(cache.value()));
+        backend::ComputeBackend::BatchedRead read;
+        read.cache = caches.back().get();
+        read.prompt = prompt_input(*r.request, r.images);
+        read.batch = decode_batch(*prepared.back());
+        read_of[i] = reads.size();
+        reads.push_back(std::move(read));
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    backend.encode_and_decode_batch(reads, cancel);
+    const double pass_ms = ms_since(t0);
+    // Every decoded request's readouts in one sweep over the head.
+    std::vector<backend::ComputeBackend::CanvasQueries> readable;
+    std::vector<size_t> request_of;
+    for (size_t i = 0; i < requests.size(); ++i) {
+        if (read_of[i] == SIZE_MAX) continue;
+        auto& decoded = reads[read_of[i]].decoded;
+        if (!decoded) {
+            results[i] = decoded.error();
+            continue;
+        }
+        if (requests[i].cancel && requests[i].cancel->cancelled()) {
+            results[i] = cancelled();
+            continue;
+        }
+        readable.push_back({decoded->get(), prepared[i]->queries});
+        request_of.push_back(i);
+    }
+    t0 = std::chrono::steady_clock::now();
+    auto readouts = backend.read_positions_batch(readable);
+    const double readout_ms = ms_since(t0);
+    for (size_t k = 0; k < request_of.size(); ++k) {
+        const size_t i = request_of[k];
+        if (!readouts) {
+            results[i] = readouts.error();
+            continue;
+        }
+        SlotReadResult result;
+        result.timings.decode_ms = pass_ms;  // the shared passes, prompt and rows together
+        result.timings.readout_ms = readout_ms;
+        fill_rows(*requests[i].request, (*readouts)[k], result);
+        results[i] = std::move(result);
+    }
+    return results;
 }
 
 }  // namespace engine::driver

@@ -163,43 +163,58 @@ Result<std::unique_ptr<backend::DecodedCanvas>> DiffusionGemma::decode_rows(
     return std::unique_ptr<backend::DecodedCanvas>(std::move(canvas.value()));
 }
 
-Result<void> DiffusionGemma::run_pass(ops::KvCacheState& cache, const backend::PromptInput& prompt,
-                                      size_t first, size_t count, const CanvasPart& canvas,
+Result<void> DiffusionGemma::run_pass(std::span<const PassRequest> requests,
                                       const CancelToken& cancel) {
     const ModelConfig& c = weights_->config;
-    ops::PassShape shape;
-    shape.start = cache.length_;
-    shape.prompt = static_cast<int>(count);
-    shape.rows = canvas.rows;
-    shape.width = canvas.batch ? canvas.batch->width : 0;
-    const int64_t n = shape.prompt, nc = shape.canvas_tokens(), N = shape.tokens();
-    if (N == 0) return {};
-    DG_TRY(ops_->begin_pass(shape));
-
-    if (n > 0) {
-        ops_->embed(prompt.ids.subspan(first, count), embed_scale_, {Act::x, 0, n});
-        DG_TRY(place_embeddings(prompt, first, count));
+    std::vector<ops::PassShape> shapes(requests.size());
+    int64_t N = 0;
+    for (size_t i = 0; i < requests.size(); ++i) {
+        const PassRequest& r = requests[i];
+        ops::PassShape& shape = shapes[i];
+        shape.start = r.cache->length_;
+        shape.prompt = static_cast<int>(r.count);
+        shape.rows = r.canvas.rows;
+        shape.width = r.canvas.batch ? r.canvas.batch->width : 0;
+        shape.first = N;
+        N += shape.tokens();
     }
-    if (nc > 0) DG_TRY(canvas_input(shape, canvas));
+    if (N == 0) return {};
+    DG_TRY(ops_->begin_pass(shapes));
+
+    for (size_t i = 0; i < requests.size(); ++i) {
+        const PassRequest& r = requests[i];
+        const ops::PassShape& shape = shapes[i];
+        if (shape.prompt > 0) {
+            ops_->embed(r.prompt->ids.subspan(r.first, r.count), embed_scale_,
+                        {Act::x, shape.first, shape.prompt});
+            DG_TRY(place_embeddings(*r.prompt, r.first, r.count, shape.first));
+        }
+        if (shape.canvas_tokens() > 0) DG_TRY(canvas_input(shape, r.canvas));
+    }
 
     for (int l = 0; l < c.num_layers; ++l) {
         if (cancel.cancelled()) {
-            if (n > 0) cache.broken_ = true;
+            for (const PassRequest& r : requests)
+                if (r.count > 0) r.cache->broken_ = true;
             (void)ops_->end_pass();
             return cancelled();
         }
-        DG_TRY(layer(l, shape, cache));
+        DG_TRY(layer(l, shapes, requests));
     }
-    if (nc > 0)
-        ops_->store_canvas({Act::x, n, nc}, *canvas.out,
-                           static_cast<int64_t>(canvas.first_row) * shape.width);
+    for (size_t i = 0; i < requests.size(); ++i) {
+        const ops::PassShape& shape = shapes[i];
+        if (shape.canvas_tokens() > 0)
+            ops_->store_canvas({Act::x, shape.first_canvas_row(), shape.canvas_tokens()},
+                               *requests[i].canvas.out,
+                               static_cast<int64_t>(requests[i].canvas.first_row) * shape.width);
+    }
     DG_TRY(ops_->end_pass());
-    cache.length_ += shape.prompt;
+    for (size_t i = 0; i < requests.size(); ++i) requests[i].cache->length_ += shapes[i].prompt;
     return {};
 }
 
 Result<void> DiffusionGemma::place_embeddings(const backend::PromptInput& prompt, size_t first,
-                                              size_t count) {
+                                              size_t count, int64_t row0) {
     // Runs of consecutive rows (an image's soft tokens) go up in one copy each.
     const size_t H = static_cast<size_t>(weights_->config.hidden_size);
     const auto& at = prompt.embed_at;
@@ -210,7 +225,8 @@ Result<void> DiffusionGemma::place_embeddings(const backend::PromptInput& prompt
         while (j < at.size() && at[j] == at[j - 1] + 1 &&
                static_cast<size_t>(at[j]) < first + count)
             ++j;
-        const Rows dst{Act::x, at[i] - static_cast<int64_t>(first), static_cast<int64_t>(j - i)};
+        const Rows dst{Act::x, row0 + at[i] - static_cast<int64_t>(first),
+                       static_cast<int64_t>(j - i)};
         DG_TRY(ops_->upload(dst, prompt.embeds.subspan(i * H, (j - i) * H)));
         i = j;
     }
@@ -218,7 +234,7 @@ Result<void> DiffusionGemma::place_embeddings(const backend::PromptInput& prompt
 }
 
 Result<void> DiffusionGemma::canvas_input(const ops::PassShape& shape, const CanvasPart& canvas) {
-    const int64_t n = shape.prompt, nc = shape.canvas_tokens();
+    const int64_t n = shape.first_canvas_row(), nc = shape.canvas_tokens();
     const int64_t tok0 = static_cast<int64_t>(canvas.first_row) * shape.width;
     const Rows x{Act::x, n, nc};
     ops_->embed(canvas.batch->ids.subspan(static_cast<size_t>(tok0), static_cast<size_t>(nc)),
@@ -231,7 +247,7 @@ Result<void> DiffusionGemma::canvas_input(const ops::PassShape& shape, const Can
         return {};
     }
     // sc = selfcond_mlp(rmsnorm(softmax(logits) @ E * scale) * pre_norm).
-    const Rows sc{Act::sc, 0, nc}, h{Act::h, 0, nc};
+    const Rows sc{Act::sc, n, nc}, h{Act::h, n, nc};
     DG_TRY(ops_->soft_embed(sc_logits + tok0 * weights_->config.vocab_size, embed_scale_,
                             round_probs_bf16_, sc));
     ops_->rmsnorm(sc, h, ops::kModelLevel, Norm::self_cond_pre);
@@ -240,25 +256,31 @@ Result<void> DiffusionGemma::canvas_input(const ops::PassShape& shape, const Can
     return {};
 }
 
-Result<void> DiffusionGemma::layer(int l, const ops::PassShape& shape, ops::KvCacheState& cache) {
+Result<void> DiffusionGemma::layer(int l, std::span<const ops::PassShape> shapes,
+                                   std::span<const PassRequest> requests) {
     const ModelConfig& c = weights_->config;
     const LayerWeights& lw = weights_->layers[static_cast<size_t>(l)];
-    const int64_t n = shape.prompt, nc = shape.canvas_tokens(), N = shape.tokens();
+    const ops::PassShape& last = shapes.back();
+    const int64_t N = last.first + last.tokens();
     const Rows x{Act::x, 0, N}, h{Act::h, 0, N};
 
     // Attention: sliding layers see a window, full layers everything (and, with
-    // attention_k_eq_v, use the raw K projection as V).
+    // attention_k_eq_v, use the raw K projection as V). The projections run over every row of
+    // the pass; norms, RoPE and attention per request, over its own cache.
     ops_->rmsnorm(x, h, l, Norm::input);
     ops_->project_qkv(l, h);
-    ops_->qkv_norm_rope(l, shape, cache);
     const int window = c.is_full(l) ? 0 : c.sliding_window;
-    if (n > 0) ops_->attention_causal(l, shape, cache, window);
-    if (nc > 0) {
-        // A sliding layer's canvas row sees the cache's last (window - 1) positions plus its
-        // whole canvas (no window inside the canvas).
-        const int cached = shape.canvas_position0();
-        const int first_key = window > 0 ? std::max(0, cached - (window - 1)) : 0;
-        ops_->attention_canvas(l, shape, cache, first_key);
+    for (size_t i = 0; i < shapes.size(); ++i) {
+        const ops::PassShape& shape = shapes[i];
+        ops_->qkv_norm_rope(l, shape, *requests[i].cache);
+        if (shape.prompt > 0) ops_->attention_causal(l, shape, *requests[i].cache, window);
+        if (shape.canvas_tokens() > 0) {
+            // A sliding layer's canvas row sees the cache's last (window - 1) positions plus its
+            // whole canvas (no window inside the canvas).
+            const int cached = shape.canvas_position0();
+            const int first_key = window > 0 ? std::max(0, cached - (window - 1)) : 0;
+            ops_->attention_canvas(l, shape, *requests[i].cache, first_key);
+        }
     }
     ops_->linear(l, ops::Matrix::o_proj, {Act::attn, 0, N}, {Act::o, 0, N});
     ops_->residual_rmsnorm(x, {Act::o, 0, N}, l, Norm::post_attention);
@@ -277,15 +299,91 @@ Result<void> DiffusionGemma::layer(int l, const ops::PassShape& shape, ops::KvCa
 
     // x = (x + post_ff(post_ff1(dense) + post_ff2(moe))) * layer_scalar: the encoder's scalar on
     // prompt rows, the decoder's on canvas rows.
-    if (n > 0)
-        ops_->residual_two_branches({Act::x, 0, n}, {Act::dense, 0, n}, {Act::moe, 0, n}, l,
-                                    Norm::post_ff1, Norm::post_ff2, Norm::post_ff,
-                                    lw.encoder_layer_scalar);
-    if (nc > 0)
-        ops_->residual_two_branches({Act::x, n, nc}, {Act::dense, n, nc}, {Act::moe, n, nc}, l,
-                                    Norm::post_ff1, Norm::post_ff2, Norm::post_ff,
-                                    lw.decoder_layer_scalar);
+    for (const ops::PassShape& shape : shapes) {
+        const int64_t f = shape.first, n = shape.prompt, nc = shape.canvas_tokens();
+        if (n > 0)
+            ops_->residual_two_branches({Act::x, f, n}, {Act::dense, f, n}, {Act::moe, f, n}, l,
+                                        Norm::post_ff1, Norm::post_ff2, Norm::post_ff,
+                                        lw.encoder_layer_scalar);
+        if (nc > 0)
+            ops_->residual_two_branches({Act::x, f + n, nc}, {Act::dense, f + n, nc},
+                                        {Act::moe, f + n, nc}, l, Norm::post_ff1, Norm::post_ff2,
+                                        Norm::post_ff, lw.decoder_layer_scalar);
+    }
     return {};
+}
+
+void DiffusionGemma::encode_and_decode_batch(std::span<backend::ComputeBackend::BatchedRead> reads,
+                                             const CancelToken& cancel) {
+    // Checks first: a request that fails them gets its error and stays out of the passes.
+    struct Item {
+        backend::ComputeBackend::BatchedRead* read;
+        ops::KvCacheState* cache;
+        std::unique_ptr<ops::CanvasState> canvas;
+        int64_t tokens;
+    };
+    std::vector<Item> items;
+    const int64_t T = ops_->max_pass_tokens();
+    const bool fused = ops_->fuses_passes();
+    for (auto& r : reads) {
+        auto* cache = static_cast<ops::KvCacheState*>(r.cache);
+        const int64_t prompt = static_cast<int64_t>(r.prompt.ids.size());
+        const int64_t canvas = static_cast<int64_t>(r.batch.rows) * r.batch.width;
+        const auto ok = [&]() -> Result<void> {
+            DG_TRY(check_room(*cache, r.prompt.ids.size()));
+            DG_TRY(check_prompt(r.prompt));
+            return check_batch(r.batch);
+        }();
+        if (!ok) {
+            r.decoded = ok.error();
+            continue;
+        }
+        // A request that needs several passes of its own runs alone (decode_rows splits it).
+        if (prompt > T || canvas > T || (fused && prompt + canvas > T)) {
+            r.decoded = encode_prompt_and_decode(*r.cache, r.prompt, r.batch, cancel);
+            continue;
+        }
+        auto made = ops_->create_canvas(r.batch.rows, r.batch.width);
+        if (!made) {
+            r.decoded = made.error();
+            continue;
+        }
+        (*made)->rows_ = r.batch.rows;
+        (*made)->width_ = r.batch.width;
+        items.push_back({&r, cache, std::move(made.value()),
+                         fused ? prompt + canvas : std::max(prompt, canvas)});
+    }
+    // Greedy groups that fit one pass each; a device that does not fuse runs every group as an
+    // encoder pass over all its prompts, then a decoder pass over all its canvas rows (the
+    // passes a lone request runs, so its rows compute exactly as they would alone).
+    for (size_t g0 = 0; g0 < items.size();) {
+        size_t g1 = g0;
+        int64_t tokens = 0;
+        while (g1 < items.size() && (g1 == g0 || tokens + items[g1].tokens <= T))
+            tokens += items[g1++].tokens;
+        std::vector<PassRequest> encode, decode;
+        for (size_t i = g0; i < g1; ++i) {
+            Item& it = items[i];
+            const CanvasPart part{&it.read->batch, 0, it.read->batch.rows, it.canvas.get()};
+            const size_t n = it.read->prompt.ids.size();
+            if (fused) {
+                encode.push_back({it.cache, &it.read->prompt, 0, n, part});
+            } else {
+                encode.push_back({it.cache, &it.read->prompt, 0, n, {}});
+                decode.push_back({it.cache, &it.read->prompt, 0, 0, part});
+            }
+        }
+        Result<void> ran = run_pass(encode, cancel);
+        if (ran && !decode.empty()) ran = run_pass(decode, cancel);
+        for (size_t i = g0; i < g1; ++i) {
+            Item& it = items[i];
+            if (ran)
+                it.read->decoded = std::unique_ptr<backend::DecodedCanvas>(std::move(it.canvas));
+            else
+                it.read->decoded = ran.error();
+        }
+        g0 = g1;
+    }
 }
 
 Result<void> DiffusionGemma::logits(const backend::DecodedCanvas& canvas, std::vector<float>& out) {
@@ -294,28 +392,50 @@ Result<void> DiffusionGemma::logits(const backend::DecodedCanvas& canvas, std::v
                              static_cast<float>(weights_->config.final_logit_softcapping), out);
 }
 
-Result<std::vector<backend::PositionReadout>> DiffusionGemma::read_positions(
-    const backend::DecodedCanvas& canvas_base, std::span<const backend::PositionQuery> queries) {
-    const auto& canvas = static_cast<const ops::CanvasState&>(canvas_base);
+Result<void> DiffusionGemma::check_query(const ops::CanvasState& canvas,
+                                         const backend::PositionQuery& q) const {
     const int V = weights_->config.vocab_size;
-    std::vector<int64_t> tokens;
-    tokens.reserve(queries.size());
-    for (const auto& q : queries) {
-        if (q.row < 0 || q.row >= canvas.rows_ || q.pos < 0 || q.pos >= canvas.width_)
-            return bad_input("readout position (row " + std::to_string(q.row) + ", pos " +
-                             std::to_string(q.pos) + ") is outside the canvas");
-        for (TokenId id : q.ids)
-            if (id < 0 || id >= V)
-                return bad_input("label id " + std::to_string(id) + " is outside [0, " +
-                                 std::to_string(V) + ")");
-        tokens.push_back(static_cast<int64_t>(q.row) * canvas.width_ + q.pos);
+    if (q.row < 0 || q.row >= canvas.rows_ || q.pos < 0 || q.pos >= canvas.width_)
+        return bad_input("readout position (row " + std::to_string(q.row) + ", pos " +
+                         std::to_string(q.pos) + ") is outside the canvas");
+    for (TokenId id : q.ids)
+        if (id < 0 || id >= V)
+            return bad_input("label id " + std::to_string(id) + " is outside [0, " +
+                             std::to_string(V) + ")");
+    return {};
+}
+
+Result<std::vector<backend::PositionReadout>> DiffusionGemma::read_positions(
+    const backend::DecodedCanvas& canvas, std::span<const backend::PositionQuery> queries) {
+    const backend::ComputeBackend::CanvasQueries one{&canvas, queries};
+    auto all = read_positions_batch({&one, 1});
+    if (!all) return all.error();
+    return std::move(all.value().front());
+}
+
+Result<std::vector<std::vector<backend::PositionReadout>>> DiffusionGemma::read_positions_batch(
+    std::span<const backend::ComputeBackend::CanvasQueries> reads) {
+    std::vector<ops::Ops::CanvasToken> at;
+    std::vector<backend::PositionQuery> queries;
+    for (const auto& r : reads) {
+        const auto& canvas = static_cast<const ops::CanvasState&>(*r.canvas);
+        for (const auto& q : r.queries) {
+            DG_TRY(check_query(canvas, q));
+            at.push_back({&canvas, static_cast<int64_t>(q.row) * canvas.width_ + q.pos});
+            queries.push_back(q);
+        }
     }
-    std::vector<backend::PositionReadout> result(queries.size());
-    if (queries.empty()) return result;
-    DG_TRY(ops_->read_positions(canvas, tokens, queries, ops::kModelLevel, Norm::final_norm,
-                                static_cast<float>(weights_->config.final_logit_softcapping),
-                                result));
-    return result;
+    std::vector<backend::PositionReadout> flat(queries.size());
+    if (!queries.empty())
+        DG_TRY(ops_->read_positions(at, queries, ops::kModelLevel, Norm::final_norm,
+                                    static_cast<float>(weights_->config.final_logit_softcapping),
+                                    flat));
+    std::vector<std::vector<backend::PositionReadout>> out(reads.size());
+    size_t next = 0;
+    for (size_t i = 0; i < reads.size(); ++i)
+        for (size_t k = 0; k < reads[i].queries.size(); ++k)
+            out[i].push_back(std::move(flat[next++]));
+    return out;
 }
 
 Result<void> DiffusionGemma::read_cache(const backend::KvCache& cache, int layer,

@@ -43,14 +43,21 @@ class DiffusionGemma {
     Result<std::unique_ptr<backend::DecodedCanvas>> encode_prompt_and_decode(
         backend::KvCache& cache, const backend::PromptInput& prompt,
         const backend::DecodeBatch& batch, const CancelToken& cancel);
+    // Several requests in shared passes (ComputeBackend::encode_and_decode_batch).
+    void encode_and_decode_batch(std::span<backend::ComputeBackend::BatchedRead> reads,
+                                 const CancelToken& cancel);
     Result<std::vector<float>> embed_image(const vision::PatchedImage& image);
     Result<void> logits(const backend::DecodedCanvas& canvas, std::vector<float>& out);
     Result<std::vector<backend::PositionReadout>> read_positions(
         const backend::DecodedCanvas& canvas, std::span<const backend::PositionQuery> queries);
+    Result<std::vector<std::vector<backend::PositionReadout>>> read_positions_batch(
+        std::span<const backend::ComputeBackend::CanvasQueries> reads);
     Result<void> read_cache(const backend::KvCache& cache, int layer, std::vector<float>& k,
                             std::vector<float>& v);
 
   private:
+    // Checks a query against its canvas and the vocabulary.
+    Result<void> check_query(const ops::CanvasState& canvas, const backend::PositionQuery& q) const;
     // Canvas rows of one pass: `rows` of the batch from row `first_row`.
     struct CanvasPart {
         const backend::DecodeBatch* batch = nullptr;
@@ -66,17 +73,31 @@ class DiffusionGemma {
                                                                 const backend::PromptInput& prompt,
                                                                 const backend::DecodeBatch& batch,
                                                                 const CancelToken& cancel);
-    // One pass: prompt rows [first, first + count) (causal, appended to the cache), then the
-    // canvas rows.
+    // One request's part of a pass: prompt rows [first, first + count) (causal, appended to its
+    // cache), then its canvas rows.
+    struct PassRequest {
+        ops::KvCacheState* cache = nullptr;
+        const backend::PromptInput* prompt = nullptr;
+        size_t first = 0, count = 0;
+        CanvasPart canvas;
+    };
+    // One pass over the requests' rows, back to back in the workspace.
+    Result<void> run_pass(std::span<const PassRequest> requests, const CancelToken& cancel);
     Result<void> run_pass(ops::KvCacheState& cache, const backend::PromptInput& prompt,
                           size_t first, size_t count, const CanvasPart& canvas,
-                          const CancelToken& cancel);
+                          const CancelToken& cancel) {
+        const PassRequest one{&cache, &prompt, first, count, canvas};
+        return run_pass({&one, 1}, cancel);
+    }
     // Overwrites the embedded prompt rows of this pass that PromptInput gives embeddings for.
-    Result<void> place_embeddings(const backend::PromptInput& prompt, size_t first, size_t count);
+    // `row0`: the workspace row of prompt index `first`.
+    Result<void> place_embeddings(const backend::PromptInput& prompt, size_t first, size_t count,
+                                  int64_t row0);
     // The decoder input: rmsnorm_noweight(embed(ids) * scale + self_conditioning(logits)).
     Result<void> canvas_input(const ops::PassShape& shape, const CanvasPart& canvas);
-    // One layer over every row of the pass (MODEL-SPEC section 3).
-    Result<void> layer(int l, const ops::PassShape& shape, ops::KvCacheState& cache);
+    // One layer over every row of the pass (MODEL-SPEC section 3); shapes[i] is requests[i]'s.
+    Result<void> layer(int l, std::span<const ops::PassShape> shapes,
+                       std::span<const PassRequest> requests);
 
     std::shared_ptr<const ModelWeights> weights_;
     std::unique_ptr<ops::Ops> ops_;
@@ -120,6 +141,10 @@ class ModelBackend : public Base {
         const backend::DecodeBatch& batch, const CancelToken& cancel) override {
         return model_->encode_prompt_and_decode(cache, prompt, batch, cancel);
     }
+    void encode_and_decode_batch(std::span<backend::ComputeBackend::BatchedRead> reads,
+                                 const CancelToken& cancel) override {
+        model_->encode_and_decode_batch(reads, cancel);
+    }
     Result<std::vector<float>> embed_image(const vision::PatchedImage& image) override {
         return model_->embed_image(image);
     }
@@ -130,6 +155,10 @@ class ModelBackend : public Base {
         const backend::DecodedCanvas& canvas,
         std::span<const backend::PositionQuery> queries) override {
         return model_->read_positions(canvas, queries);
+    }
+    Result<std::vector<std::vector<backend::PositionReadout>>> read_positions_batch(
+        std::span<const backend::ComputeBackend::CanvasQueries> reads) override {
+        return model_->read_positions_batch(reads);
     }
     Result<void> read_cache(const backend::KvCache& cache, int layer, std::vector<float>& k,
                             std::vector<float>& v) override {

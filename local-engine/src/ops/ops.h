@@ -69,16 +69,20 @@ enum class Matrix : uint8_t { o_proj, router };
 // GELU(tanh)-gated MLPs: down(gelu(gate(x)) * up(x)).
 enum class Mlp : uint8_t { dense, self_conditioning /* model level */ };
 
-// The rows of one pass: `prompt` rows first (causal, at positions start .. start+prompt-1,
-// appended to the cache), then rows*width canvas rows (bidirectional, row r's token i at
-// position start+prompt+i, reading the cache and never writing it).
+// The rows of one request in a pass: `prompt` rows first (causal, at positions start ..
+// start+prompt-1, appended to the request's cache), then rows*width canvas rows (bidirectional,
+// row r's token i at position start+prompt+i, reading the cache and never writing it). A pass
+// may carry several requests (a cross-request batch), each with its own cache: request i's rows
+// are workspace rows [first, first + tokens()), the requests back to back in order.
 struct PassShape {
     int start = 0;  // cache length before the pass
     int prompt = 0;
     int rows = 0, width = 0;
+    int64_t first = 0;  // the request's first workspace row (0 for a pass of one request)
     int64_t canvas_tokens() const { return static_cast<int64_t>(rows) * width; }
     int64_t tokens() const { return prompt + canvas_tokens(); }
     int canvas_position0() const { return start + prompt; }
+    int64_t first_canvas_row() const { return first + prompt; }
 };
 
 // A device's KV cache: the model keeps the length and whether a cancelled pass broke it.
@@ -118,9 +122,10 @@ class Ops {
     // One layer's cached K and V, each [length][kv_heads][head_dim] fp32.
     virtual Result<void> read_cache(const KvCacheState& cache, int layer, std::vector<float>& k,
                                     std::vector<float>& v) = 0;
-    // Plans the workspace for `shape` (allocating only when it grows) and the RoPE tables of its
-    // positions. Errors: the pass does not fit the device.
-    virtual Result<void> begin_pass(const PassShape& shape) = 0;
+    // Plans the workspace for the requests of a pass (allocating only when it grows) and the
+    // RoPE tables of their positions. Errors: the pass does not fit the device.
+    virtual Result<void> begin_pass(std::span<const PassShape> requests) = 0;
+    Result<void> begin_pass(const PassShape& shape) { return begin_pass({&shape, 1}); }
     // Waits for the pass's queued work; reports device errors.
     virtual Result<void> end_pass() = 0;
 
@@ -149,17 +154,18 @@ class Ops {
     // Q, K and V projections of `h` (all rows of the pass) into the workspace; on K=V layers
     // (no v_proj) V is the raw K projection.
     virtual void project_qkv(int layer, Rows h) = 0;
-    // Per head: Q = rope(rmsnorm(Q) * q_norm), K = rope(rmsnorm(K) * k_norm), V = rmsnorm(V)
-    // (NeoX RoPE at each row's position, tables from begin_pass); the prompt rows' K and V are
-    // appended to `cache` at rows start .. start+prompt-1.
+    // The three below work on one request's rows (shape.first ..) with its own cache. Per head: Q =
+    // rope(rmsnorm(Q) * q_norm), K = rope(rmsnorm(K) * k_norm), V = rmsnorm(V) (NeoX RoPE at each
+    // row's position, tables from begin_pass); the prompt rows' K and V are appended to `cache` at
+    // rows start .. start+prompt-1.
     virtual void qkv_norm_rope(int layer, const PassShape& shape, KvCacheState& cache) = 0;
     // Prompt rows: softmax(Q K^T) V over the cache, causal; with window > 0 a query at p sees
-    // keys p-window+1 .. p only. Writes Act::attn rows [0, prompt).
+    // keys p-window+1 .. p only. Writes Act::attn rows [first, first + prompt).
     virtual void attention_causal(int layer, const PassShape& shape, const KvCacheState& cache,
                                   int window) = 0;
     // Canvas rows: keys = cache positions [first_key, start+prompt) then the row's own canvas
     // (every canvas key, no mask inside it); rows never see each other. Writes Act::attn rows
-    // [prompt, tokens).
+    // [first + prompt, first + tokens).
     virtual void attention_canvas(int layer, const PassShape& shape, const KvCacheState& cache,
                                   int first_key) = 0;
 
@@ -181,10 +187,24 @@ class Ops {
                                      std::vector<float>& out) = 0;
     // The same logits at `tokens` (canvas token indices), reduced over the vocabulary:
     // logsumexp, argmax (lowest id on ties) and its value, plus the logits at queries[i].ids.
-    virtual Result<void> read_positions(const CanvasState& canvas, std::span<const int64_t> tokens,
+    // `at[i]`: query i's canvas and token (queries of several canvases read in one sweep over
+    // the head; each query's result is the same whatever the others are).
+    struct CanvasToken {
+        const CanvasState* canvas = nullptr;
+        int64_t token = 0;
+    };
+    virtual Result<void> read_positions(std::span<const CanvasToken> at,
                                         std::span<const backend::PositionQuery> queries, int layer,
                                         Norm w, float cap,
                                         std::vector<backend::PositionReadout>& out) = 0;
+    Result<void> read_positions(const CanvasState& canvas, std::span<const int64_t> tokens,
+                                std::span<const backend::PositionQuery> queries, int layer, Norm w,
+                                float cap, std::vector<backend::PositionReadout>& out) {
+        std::vector<CanvasToken> at;
+        at.reserve(tokens.size());
+        for (int64_t t : tokens) at.push_back({&canvas, t});
+        return read_positions(at, queries, layer, w, cap, out);
+    }
 
     // ---- tests: a workspace buffer's rows as fp32 on the host, and back ----
     virtual Result<void> download(Rows src, std::vector<float>& out) = 0;

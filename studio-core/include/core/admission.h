@@ -3,7 +3,10 @@
 // rest wait in arrival (FIFO) order up to `max_wait`, in a queue of at most `max_queue`. A
 // caller past the queue bound is refused at once, one that waited too long is refused then, and
 // close() refuses everyone still waiting (a server that is stopping) while what runs finishes.
-// One gate serves the HTTP server, the bench runner's workers and the Studio alike.
+// The gate bounds the HTTP server's callers. Behind it, everything that shares one local engine
+// (the server, the bench runner's workers, the Studio's runs) is admitted by the engine's own
+// FIFO scheduler (engine::BatchSettings), which batches their slot reads and interleaves
+// generation steps; a second gate in the runner would only add a queue in front of that one.
 
 #include <chrono>
 #include <condition_variable>

@@ -1,0 +1,72 @@
+// cpu::gemm_nt, the CPU backend's batch-invariant y = x W^T: every output is the ascending
+// fused multiply-add chain over k (checked against that chain written out), and a row's bits do
+// not depend on how many rows share the call or where the row sits (the property cross-request
+// batching needs; OpenBLAS sgemm does not have it).
+
+#include <QtTest>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "cpu/gemm_nt.h"
+
+class TestGemmNt : public QObject {
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void equalsTheFmaChain() {
+        std::mt19937 rng(3);
+        std::normal_distribution<float> normal;
+        for (int m : {1, 5, 6, 13})
+            for (int n : {1, 15, 16, 33})
+                for (int k : {1, 7, 8, 64, 259}) {
+                    std::vector<float> x(static_cast<size_t>(m * k)), w(static_cast<size_t>(n * k));
+                    for (auto& v : x) v = normal(rng);
+                    for (auto& v : w) v = normal(rng);
+                    std::vector<float> y(static_cast<size_t>(m * n)), chain(y.size());
+                    engine::cpu::gemm_nt(x.data(), k, w.data(), k, y.data(), n, m, n, k);
+                    for (int i = 0; i < m; ++i)
+                        for (int j = 0; j < n; ++j) {
+                            float acc = 0;
+                            for (int q = 0; q < k; ++q)
+                                acc = std::fma(x[static_cast<size_t>(i * k + q)],
+                                               w[static_cast<size_t>(j * k + q)], acc);
+                            chain[static_cast<size_t>(i * n + j)] = acc;
+                        }
+                    QVERIFY2(std::memcmp(y.data(), chain.data(), y.size() * sizeof(float)) == 0,
+                             qPrintable(QString("m=%1 n=%2 k=%3").arg(m).arg(n).arg(k)));
+                }
+    }
+
+    // Rows [r0, r0 + m) of a 97-row product, computed alone, give the same bits.
+    void rowsAreBatchInvariant() {
+        constexpr int M = 97, N = 100, K = 320;
+        std::mt19937 rng(4);
+        std::normal_distribution<float> normal;
+        std::vector<float> x(M * K), w(N * K), full(M * N), part(M * N);
+        for (auto& v : x) v = normal(rng);
+        for (auto& v : w) v = normal(rng);
+        engine::cpu::gemm_nt(x.data(), K, w.data(), K, full.data(), N, M, N, K);
+        for (int m : {1, 2, 5, 7, 16, 31})
+            for (int r0 : {0, 1, 5, 30, 60}) {
+                engine::cpu::gemm_nt(x.data() + r0 * K, K, w.data(), K, part.data(), N, m, N, K);
+                QVERIFY2(std::memcmp(part.data(), full.data() + r0 * N,
+                                     sizeof(float) * static_cast<size_t>(m * N)) == 0,
+                         qPrintable(QString("rows %1..%2").arg(r0).arg(r0 + m)));
+            }
+        // Column splits (how the backend spreads a product over its pool) change nothing either.
+        for (int c0 : {0, 3, 16, 64}) {
+            engine::cpu::gemm_nt(x.data(), K, w.data() + c0 * K, K, part.data(), N - c0, M, N - c0,
+                                 K);
+            for (int i = 0; i < M; ++i)
+                QVERIFY(std::memcmp(&part[static_cast<size_t>(i * (N - c0))],
+                                    &full[static_cast<size_t>(i * N + c0)],
+                                    sizeof(float) * static_cast<size_t>(N - c0)) == 0);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGemmNt)
+#include "tst_backend_gemm_nt.moc"
