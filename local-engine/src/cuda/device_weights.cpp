@@ -24,18 +24,6 @@ DeviceMatrix DeviceMatrix::row_slice(int first, int count) const {
     return m;
 }
 
-uint64_t DeviceMatrix::bytes(WeightFormat format, uint64_t rows, uint64_t cols) {
-    switch (format) {
-        case WeightFormat::FP8:
-            return rows * cols + rows * 4;
-        case WeightFormat::NVFP4:
-            return rows * cols / 2 + rows * cols / 16 + rows * 4;
-        case WeightFormat::BF16:
-            break;
-    }
-    return rows * cols * 2;
-}
-
 WeightFormats planned_formats(const model::ModelConfig& c) {
     const WeightFormat f = c.quantization.format;
     const WeightFormat dense = f == WeightFormat::FP8 ? f : WeightFormat::BF16;

@@ -28,8 +28,6 @@ struct DeviceMatrix {
     bool packed() const { return format != model::WeightFormat::BF16; }
     // Rows [first, first + count) as a matrix of its own (one expert of a stacked tensor).
     DeviceMatrix row_slice(int first, int count) const;
-    // Device bytes of a [rows, cols] weight in `format` (values and scales).
-    static uint64_t bytes(model::WeightFormat format, uint64_t rows, uint64_t cols);
 };
 
 // The format of each linear weight of the model: read from the tensors at upload, or predicted
