@@ -13,10 +13,14 @@
 #include "backend/compute_backend.h"
 #include "cuda/cuda_backend.h"
 #include "cuda/cuda_ops.h"
+#include "cuda/weight_formats.h"
+#include "engine/tiny_model.h"
 #include "model/config.h"
 #include "model/memory_plan.h"
+#include "model/weights.h"
 #endif
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -121,6 +125,46 @@ class TestCudaPlan : public QObject {
         QCOMPARE(nvfp4.activations - bf16.activations,
                  engine::cuda::packed_expert_scratch_bytes(real_config(m::WeightFormat::NVFP4),
                                                            engine::cuda::kDefaultPassTokens));
+#endif
+    }
+
+    // The formats the plan predicts from config.json are the formats the tiny checkpoints in the
+    // published layouts store (what upload_weights keeps packed): NVFP4 the experts only, FP8
+    // every projection but the router.
+    void plannedFormatsMatchCheckpoints() {
+#ifndef DS_HAVE_CUDA
+        QSKIP("built without the CUDA backend");
+#else
+        for (const char* dtype : {"bf16", "fp8", "nvfp4"}) {
+            QTemporaryDir dir;
+            engine::TinyModelOptions o;
+            o.out_dir = dir.path().toStdString();
+            o.preset = "tiny";
+            o.seed = 7;
+            o.dtype = dtype;
+            auto written = engine::write_tiny_model(o);
+            QVERIFY2(written, dtype);
+            auto w = m::load_model_weights(o.out_dir);
+            QVERIFY2(w, dtype);
+            const m::ModelConfig& c = w.value()->config;
+            QVERIFY(m::weight_format_name(c.quantization.format) == std::string(dtype));
+            auto stored = engine::cuda::stored_formats(*w.value());
+            QVERIFY2(stored, dtype);
+            const auto planned = engine::cuda::planned_formats(c);
+            QCOMPARE(stored.value().layers.size(), planned.layers.size());
+            QVERIFY2(stored.value().self_conditioning == planned.self_conditioning, dtype);
+            for (size_t l = 0; l < planned.layers.size(); ++l) {
+                const auto& a = stored.value().layers[l];
+                const auto& b = planned.layers[l];
+                QVERIFY2(a.qkv == b.qkv && a.o == b.o && a.mlp == b.mlp && a.experts == b.experts,
+                         dtype);
+            }
+            const auto& first = planned.layers.front();
+            std::printf("%s: attention %s, dense MLP %s, experts %s, self-conditioning %s\n", dtype,
+                        m::weight_format_name(first.qkv), m::weight_format_name(first.mlp),
+                        m::weight_format_name(first.experts),
+                        m::weight_format_name(planned.self_conditioning));
+        }
 #endif
     }
 

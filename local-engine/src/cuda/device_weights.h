@@ -13,6 +13,7 @@
 
 #include "cuda/cuda_util.h"
 #include "cuda/kernels.h"
+#include "cuda/weight_formats.h"
 #include "model/weights.h"
 
 namespace engine::cuda {
@@ -29,25 +30,6 @@ struct DeviceMatrix {
     // Rows [first, first + count) as a matrix of its own (one expert of a stacked tensor).
     DeviceMatrix row_slice(int first, int count) const;
 };
-
-// The format of each linear weight of the model: read from the tensors at upload, or predicted
-// from config.json for the memory plan (the producers' rules, model/memory_plan.h). Router,
-// embeddings and the LM head are always bf16 on the device.
-struct LayerFormats {
-    model::WeightFormat qkv = model::WeightFormat::BF16, o = model::WeightFormat::BF16;
-    model::WeightFormat mlp = model::WeightFormat::BF16;  // gate/up and down
-    model::WeightFormat experts = model::WeightFormat::BF16;
-};
-struct WeightFormats {
-    model::WeightFormat self_conditioning = model::WeightFormat::BF16;
-    std::vector<LayerFormats> layers;
-};
-// What a checkpoint of config.quantization.format quantises: NVFP4 (ModelOpt) the experts; FP8
-// dynamic (compressed-tensors) every decoder Linear but the router.
-WeightFormats planned_formats(const model::ModelConfig& config);
-// The formats the tensors are stored in. Errors: a fused group (q/k/v, gate/up) or a tensor's
-// parts mixing formats.
-Result<WeightFormats> stored_formats(const model::ModelWeights& weights);
 
 struct DeviceLayer {
     bool full = false;
