@@ -1,9 +1,11 @@
-// bench-cuda_decide: the CUDA backend at a config's real shapes with random bf16 weights made on
-// the device. Prints decision latency (512-token prompt, 3 questions, 4 draws, one sweep) and
-// generation speed, each against the floor "weight bytes / measured device copy bandwidth"
-// measured in the same run. Without a GPU (or without the CUDA backend) it says so and exits 0.
+// bench-cuda_decide: the CUDA backend at a config's real shapes with random weights made on the
+// device, in bf16 or packed FP8 / NVFP4 (--format; the floor is then that format's weight bytes).
+// Prints decision latency (512-token prompt, 3 questions, 4 draws, one sweep) and generation speed,
+// each against the floor "weight bytes / measured device copy bandwidth" measured in the same run.
+// Without a GPU (or without the CUDA backend) it says so and exits 0.
 //
-//   bench-cuda_decide [--config FILE] [--prompt N] [--draws N] [--questions N] [--json FILE]
+//   bench-cuda_decide [--config FILE] [--format bf16|fp8|nvfp4] [--prompt N] [--draws N]
+//                     [--questions N] [--json FILE]
 //   bench-cuda_decide --dump-slots MODEL_DIR --json FILE   (slot read for cross-checks)
 
 #include <cstdio>
@@ -18,9 +20,10 @@
 namespace {
 
 int usage() {
-    std::fprintf(stderr,
-                 "usage: bench-cuda_decide [--config FILE] [--prompt N] [--draws N] "
-                 "[--questions N] [--json FILE] | --dump-slots MODEL_DIR --json FILE\n");
+    std::fprintf(
+        stderr,
+        "usage: bench-cuda_decide [--config FILE] [--format bf16|fp8|nvfp4] [--prompt N] "
+        "[--draws N] [--questions N] [--json FILE] | --dump-slots MODEL_DIR --json FILE\n");
     return 2;
 }
 
@@ -96,7 +99,16 @@ int main(int argc, char** argv) {
             o.draws = std::atoi(argv[++i]);
         else if (a == "--questions" && has_value)
             o.questions = std::atoi(argv[++i]);
-        else if (a == "--json" && has_value)
+        else if (a == "--format" && has_value) {
+            o.format = argv[++i];
+            if (o.format != "bf16" && o.format != "fp8" && o.format != "nvfp4") {
+                std::fprintf(stderr,
+                             "bench-cuda_decide: unknown --format %s (accepted: bf16, "
+                             "fp8, nvfp4)\n",
+                             o.format.c_str());
+                return 2;
+            }
+        } else if (a == "--json" && has_value)
             json_path = argv[++i];
         else if (a == "--dump-slots" && has_value)
             dump_dir = argv[++i];
@@ -120,7 +132,9 @@ int main(int argc, char** argv) {
     }
     const auto& v = r.value();
     std::printf("device            %s\n", v.device.c_str());
-    std::printf("weights read      %.2f GiB per pass (all experts)\n", v.weight_gib);
+    std::printf("format            %s\n", v.format.c_str());
+    std::printf("weights read      %.2f GiB per pass (all experts, %s)\n", v.weight_gib,
+                v.format.c_str());
     std::printf("copy bandwidth    %.0f GB/s (cudaMemcpy D2D, read+write)\n", v.copy_gb_per_s);
     std::printf("floor             %.2f ms per weight sweep\n", v.floor_ms);
     std::printf(
@@ -135,12 +149,13 @@ int main(int argc, char** argv) {
                 o.gen_width, o.max_steps);
     if (!json_path.empty()) {
         char buf[512];
-        std::snprintf(buf, sizeof buf,
-                      "{\"device\":\"%s\",\"weight_gib\":%.3f,\"copy_gb_per_s\":%.1f,"
-                      "\"floor_ms\":%.3f,\"decision_ms\":%.3f,\"decision_min_ms\":%.3f,"
-                      "\"encode_ms\":%.3f,\"gen_step_ms\":%.3f,\"gen_tokens_per_s\":%.2f}",
-                      v.device.c_str(), v.weight_gib, v.copy_gb_per_s, v.floor_ms, v.decision_ms,
-                      v.decision_min_ms, v.encode_ms, v.gen_step_ms, v.gen_tokens_per_s);
+        std::snprintf(
+            buf, sizeof buf,
+            "{\"device\":\"%s\",\"format\":\"%s\",\"weight_gib\":%.3f,\"copy_gb_per_s\":%.1f,"
+            "\"floor_ms\":%.3f,\"decision_ms\":%.3f,\"decision_min_ms\":%.3f,"
+            "\"encode_ms\":%.3f,\"gen_step_ms\":%.3f,\"gen_tokens_per_s\":%.2f}",
+            v.device.c_str(), v.format.c_str(), v.weight_gib, v.copy_gb_per_s, v.floor_ms,
+            v.decision_ms, v.decision_min_ms, v.encode_ms, v.gen_step_ms, v.gen_tokens_per_s);
         if (!write_file(json_path, buf)) return 2;
     }
     return 0;

@@ -1,7 +1,9 @@
 // The CUDA backend against the CPU backend on the same bf16 tiny and small models: cached K/V,
 // slot log-probabilities (within 2e-2) and winners of a batched slot read, the one-sweep
 // encode+decode against separate passes, self-conditioned decoding (a generation step), and the
-// memory plan's refusal of a model that cannot fit. Without a CUDA device the whole test is
+// memory plan's refusal of a model that cannot fit; and the tiny model's FP8 and NVFP4
+// checkpoints, held packed on the device, against the CPU's dequantised weights (slot
+// probabilities within 2e-2). Without a CUDA device the whole test is
 // skipped (exit code 77, which ctest reports as skipped).
 
 // Engine headers first: engine.h names a member `slots`, which Qt's keyword macro would eat.
@@ -43,13 +45,15 @@ struct Loaded {
     std::shared_ptr<const engine::model::ModelWeights> weights;
 };
 
-std::unique_ptr<Loaded> make_model(const std::string& preset) {
+// `dtype` "bf16": both backends then start from identical values; "fp8" / "nvfp4": a quantised
+// checkpoint as published, which the CPU dequantises at bind and the CUDA backend keeps packed.
+std::unique_ptr<Loaded> make_model(const std::string& preset, const std::string& dtype = "bf16") {
     auto m = std::make_unique<Loaded>();
     engine::TinyModelOptions o;
     o.out_dir = m->dir.path().toStdString();
     o.preset = preset;
     o.seed = 7;
-    o.dtype = "bf16";  // both backends then start from identical values
+    o.dtype = dtype;
     auto written = engine::write_tiny_model(o);
     if (!written) qFatal("write_tiny_model: %s", written.error().message.c_str());
     auto w = engine::model::load_model_weights(o.out_dir);
@@ -186,10 +190,58 @@ class TestCudaBackend : public QObject {
                                               (gpu_read2[q].logits[k] - gpu_read2[q].logsumexp)));
         QVERIFY2(split < 1e-3f, "one-sweep pass and separate passes disagree");
     }
+
+    // A quantised tiny checkpoint: the CUDA backend holds the quantised weights packed (fewer
+    // weight bytes than the same model in bf16) and its slot probabilities match the CPU
+    // backend's, which multiplies the dequantised weights, within 2e-2.
+    void quantized_slot_parity(const std::string& dtype) {
+        auto m = make_model("tiny", dtype);
+        auto plain = make_model("tiny", "bf16");
+        const auto& c = m->weights->config;
+        QVERIFY(engine::model::weight_format_name(c.quantization.format) == dtype);
+        const engine::CancelToken cancel;
+        auto cpu = must(backend::make_cpu_backend(m->weights, 0), "cpu backend");
+        auto gpu = must(engine::cuda::open_cuda_backend(m->weights), "cuda backend");
+        {
+            auto gpu_plain = must(engine::cuda::open_cuda_backend(plain->weights), "cuda bf16");
+            std::printf("%s: %llu weight bytes on the device (bf16: %llu)\n", dtype.c_str(),
+                        static_cast<unsigned long long>(gpu->weight_bytes()),
+                        static_cast<unsigned long long>(gpu_plain->weight_bytes()));
+            QVERIFY2(gpu->weight_bytes() < gpu_plain->weight_bytes(),
+                     "quantised weights are not held packed");
+        }
+        const SlotBatch b = make_batch(c.vocab_size);
+        auto cpu_cache = must(cpu->create_cache(128), "cpu cache");
+        must_ok(cpu->encode(*cpu_cache, kPrompt, cancel), "cpu encode");
+        auto cpu_dec = must(cpu->decode(*cpu_cache, as_decode(b), cancel), "cpu decode");
+        auto cpu_read = must(cpu->read_positions(*cpu_dec, b.queries), "cpu read");
+        auto gpu_cache = must(gpu->create_cache(128), "gpu cache");
+        auto gpu_dec =
+            must(gpu->encode_and_decode(*gpu_cache, kPrompt, as_decode(b), cancel), "gpu pass");
+        auto gpu_read = must(gpu->read_positions(*gpu_dec, b.queries), "gpu read");
+        QCOMPARE(gpu_read.size(), cpu_read.size());
+        float worst = 0;
+        for (size_t q = 0; q < cpu_read.size(); ++q) {
+            const auto& a = cpu_read[q];
+            const auto& g = gpu_read[q];
+            QCOMPARE(g.logits.size(), a.logits.size());
+            for (size_t k = 0; k < a.logits.size(); ++k)
+                worst = std::max(worst, std::fabs(std::exp(a.logits[k] - a.logsumexp) -
+                                                  std::exp(g.logits[k] - g.logsumexp)));
+        }
+        std::printf("%s: worst slot probability difference %.4g\n", dtype.c_str(), worst);
+        QVERIFY2(worst < 2e-2f, "slot probabilities differ from the CPU backend by more than 2e-2");
+    }
 #endif
 
   private slots:
 #ifdef DS_HAVE_CUDA
+    void fp8SlotParity() {
+        quantized_slot_parity("fp8");
+    }
+    void nvfp4SlotParity() {
+        quantized_slot_parity("nvfp4");
+    }
     void tinySlotParity() {
         slot_parity("tiny");
     }

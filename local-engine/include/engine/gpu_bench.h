@@ -1,6 +1,7 @@
 #pragma once
 // Measurements of the CUDA backend for bench/ and scripts/gpu-check.sh: decision latency and
-// generation speed at any config's shapes with random bf16 weights made on the device, the
+// generation speed at any config's shapes with random weights made on the device (bf16, or FP8 /
+// NVFP4 packed as those checkpoints publish them), the
 // device-copy bandwidth floor, and a slot-read dump of a real model folder for cross-checks
 // against transformers. In builds without CUDA, compiled() is false and run() says so.
 
@@ -29,11 +30,15 @@ struct Options {
     int max_steps = 48;   // generation_config's max_denoising_steps
     int repeats = 5;
     uint64_t seed = 1;
+    // Weight format of the synthetic weights: "bf16", "fp8" (compressed-tensors FP8 dynamic:
+    // every decoder Linear but the router packed) or "nvfp4" (ModelOpt: the experts packed).
+    std::string format = "bf16";
 };
 
 struct Report {
     std::string device;
-    double weight_gib = 0;     // bf16 weight bytes a full pass reads
+    std::string format;        // the weights' format (Options::format)
+    double weight_gib = 0;     // weight bytes (as held: bf16 or packed) a full pass reads
     double copy_gb_per_s = 0;  // measured cudaMemcpy D2D (read + write) bandwidth
     double floor_ms = 0;       // weight bytes / copy bandwidth
     double decision_ms = 0;    // median: one sweep (prompt + all rows) + constrained readout

@@ -75,7 +75,8 @@ MemoryPlan plan_memory(const model::ModelConfig& c, int pass_tokens, int cache_t
     MemoryPlan p;
     p.pass_tokens = pass_tokens;
     p.cache_tokens = cache_tokens;
-    p.weights = device_weight_bytes(c, !c.tie_word_embeddings);
+    const WeightFormats formats = planned_formats(c);
+    p.weights = device_weight_bytes(c, !c.tie_word_embeddings, formats);
     const uint64_t T = static_cast<uint64_t>(pass_tokens), H = static_cast<uint64_t>(c.hidden_size);
     const uint64_t NH = static_cast<uint64_t>(c.num_heads),
                    D = static_cast<uint64_t>(max_head_dim(c));
@@ -95,6 +96,9 @@ MemoryPlan plan_memory(const model::ModelConfig& c, int pass_tokens, int cache_t
     a += T * E * 4 + T * K * 16;                          // router, dispatch
     a += T * K * (H * 4 + 3 * MI * 2);                    // expert rows
     a += R * V * 6 + R * H * 6;                           // readout, self-conditioning
+    if (std::any_of(formats.layers.begin(), formats.layers.end(),
+                    [](const LayerFormats& f) { return f.experts != model::WeightFormat::BF16; }))
+        a += packed_expert_scratch_bytes(c, pass_tokens);  // packed experts' fp32 outputs
     p.activations = a;
     p.kv_cache = kv_cache_bytes(c, cache_tokens);
     p.reserve = kReserveBytes;
@@ -114,7 +118,10 @@ model::MemoryPlan describe_plan(const model::ModelConfig& c, const MemoryPlan& p
     p.format = c.quantization.format;
     p.checkpoint = model::checkpoint_bytes(c, p.format).total();
     p.weights = plan.weights;
-    p.held_as = p.format == model::WeightFormat::BF16 ? "bf16" : "bf16 (dequantised at upload)";
+    p.held_as = p.format == model::WeightFormat::BF16
+                    ? "bf16"
+                    : std::string(model::weight_format_name(p.format)) +
+                          " packed (dequantised in the GEMM) + bf16";
     p.kv_cache = plan.kv_cache;
     p.workspace = plan.activations + plan.reserve;
     p.cache_tokens = plan.cache_tokens;

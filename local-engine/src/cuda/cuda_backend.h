@@ -1,9 +1,10 @@
 #pragma once
 // The CUDA backend: ComputeBackend on one NVIDIA GPU (device 0), i.e. the model
 // (model/diffusion_gemma.cpp) over the CUDA operators (cuda_ops.cpp). Weights live on the device
-// in bf16 (converted at load from the mapped safetensors, f32/f16/bf16 sources); matrix products
-// are cuBLAS with fp32 accumulation; norms, RoPE, masked softmax, router, expert dispatch and
-// readout reductions are our own kernels (kernels.cu).
+// in bf16 (converted at load from the mapped safetensors, f32/f16/bf16 sources) or, for FP8 and
+// NVFP4 checkpoints, packed as published (device_weights.h); matrix products are cuBLAS with fp32
+// accumulation for bf16 weights and dequantising GEMMs for packed ones; norms, RoPE, masked
+// softmax, router, expert dispatch and readout reductions are our own kernels (kernels.cu).
 //
 // Its operators fuse passes: encode_and_decode() sends the prompt rows (causal, appended to the
 // cache) and the canvas rows (bidirectional, reading the cache) through the layers together, so
@@ -24,7 +25,7 @@ namespace engine::cuda {
 
 // What the backend will hold on the device, in bytes, computed from the config alone.
 struct MemoryPlan {
-    uint64_t weights = 0;      // bf16 matrices, fp32 norm vectors and tables
+    uint64_t weights = 0;      // linear weights (bf16 or packed), fp32 norm vectors and tables
     uint64_t activations = 0;  // per-pass buffers for `pass_tokens` tokens, scores, readout
     uint64_t kv_cache = 0;     // K and V of every layer for `cache_tokens` tokens
     uint64_t reserve = 0;      // CUDA context, cuBLAS workspace, fragmentation
@@ -60,8 +61,8 @@ class CudaBackend : public backend::ComputeBackend {
 Result<std::unique_ptr<CudaBackend>> open_cuda_backend(
     std::shared_ptr<const model::ModelWeights> weights, uint64_t memory_limit_bytes = 0);
 // The plan in the backend-neutral form Engine::open states (model/memory_plan.h): the checkpoint's
-// format and bytes, the weights as held on the device (bf16 today: quantised checkpoints are
-// dequantised at upload, see device_weights.cpp), activations and KV cache.
+// format and bytes, the weights as held on the device (what the format quantises stays packed:
+// device_weights.h planned_formats), activations and KV cache.
 model::MemoryPlan describe_plan(const model::ModelConfig& config, const MemoryPlan& plan);
 // Random bf16 weights made directly on the device for `config` (benchmarks at real shapes
 // without a checkpoint). Norm weights and scalars are 1, so activations stay finite.

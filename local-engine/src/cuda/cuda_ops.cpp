@@ -21,6 +21,7 @@
 #include "cuda/cuda_util.h"
 #include "cuda/device_weights.h"
 #include "cuda/kernels.h"
+#include "cuda/quantized_kernels.h"
 
 namespace engine::cuda {
 
@@ -37,6 +38,13 @@ int max_qkv_rows(const model::ModelConfig& c) {
         m = std::max(m, (c.num_heads + kv * (c.layer_has_v_proj(l) ? 2 : 1)) * d);
     }
     return m;
+}
+
+uint64_t packed_expert_scratch_bytes(const model::ModelConfig& c, int pass_tokens) {
+    const uint64_t widest =
+        static_cast<uint64_t>(std::max(2 * c.moe_intermediate_size, c.hidden_size));
+    return static_cast<uint64_t>(pass_tokens) * static_cast<uint64_t>(c.top_k_experts) * widest *
+           sizeof(float);
 }
 
 namespace {
@@ -107,8 +115,16 @@ class CudaOpsImpl final : public CudaOps {
     }
 
     Result<void> load(bool synthetic, uint64_t seed) {
-        if (synthetic) return synthesize_weights(weights_->config, seed, nullptr, dw_);
-        return upload_weights(*weights_, nullptr, dw_);
+        if (synthetic)
+            DS_TRY(synthesize_weights(weights_->config, planned_formats(weights_->config), seed,
+                                      nullptr, dw_));
+        else
+            DS_TRY(upload_weights(*weights_, nullptr, dw_));
+        packed_experts_ = !dw_.layers.empty() && std::any_of(dw_.layers.begin(), dw_.layers.end(),
+                                                             [](const DeviceLayer& L) {
+                                                                 return L.experts_gate_up.packed();
+                                                             });
+        return {};
     }
 
     // Every per-pass buffer, allocated once (plan_memory counts the same bytes).
@@ -164,8 +180,12 @@ class CudaOpsImpl final : public CudaOps {
             {&rh16_, R * H * 2, "readout rows (bf16)"},
             {&rsmall_, R * 4 * 4 + 4096 * 4 * 4, "readout results"},
             {&ptrs_, E * 3 * sizeof(void*) * 2, "expert GEMM pointers"},
+            // Packed experts' GEMMs write fp32 (plan_memory counts it when experts are packed).
+            {&qe_, packed_experts_ ? packed_expert_scratch_bytes(c, T_) : 0,
+             "packed expert outputs"},
         };
-        for (const Item& it : items) DS_TRY(it.buf->allocate(it.bytes, it.what));
+        for (const Item& it : items)
+            if (it.bytes > 0) DS_TRY(it.buf->allocate(it.bytes, it.what));
         return {};
     }
 
@@ -313,9 +333,7 @@ class CudaOpsImpl final : public CudaOps {
 
     void project_qkv(int layer, Rows h) override {
         const DeviceLayer& L = layer_of(layer);
-        check(matmul_nt(blas_, b16(h), static_cast<int>(h.count), H_, L.qkv, L.qkv_rows, qkv_.get(),
-                        CUDA_R_32F),
-              "Q/K/V projection");
+        project(b16(h), static_cast<int>(h.count), L.qkv, qkv_.as<float>(), "Q/K/V projection");
     }
 
     void qkv_norm_rope(int layer, const ops::PassShape& shape, ops::KvCacheState& cache) override {
@@ -461,9 +479,7 @@ class CudaOpsImpl final : public CudaOps {
         const DeviceLayer& L = layer_of(layer);
         const int n = static_cast<int>(in.count);
         if (w == ops::Matrix::o_proj)
-            check(matmul_nt(blas_, o16_.as<bf16_t>(), n, weights_->config.num_heads * L.head_dim,
-                            L.o, H_, f32(out), CUDA_R_32F),
-                  "o_proj");
+            project(o16_.as<bf16_t>(), n, L.o, f32(out), "o_proj");
         else
             check(matmul_nt(blas_, b16(in), n, H_, L.router, weights_->config.num_experts, f32(out),
                             CUDA_R_32F),
@@ -473,11 +489,11 @@ class CudaOpsImpl final : public CudaOps {
     void gated_mlp(int layer, ops::Mlp w, Rows in, Rows out) override {
         const int I = weights_->config.intermediate_size, n = static_cast<int>(in.count);
         const bool dense = w == ops::Mlp::dense;
-        const bf16_t* gate_up = dense ? layer_of(layer).mlp_gate_up : dw_.sc_gate_up;
-        const bf16_t* down = dense ? layer_of(layer).mlp_down : dw_.sc_down;
-        check(matmul_nt(blas_, b16(in), n, H_, gate_up, 2 * I, gu_.get(), CUDA_R_32F), "gate/up");
+        const DeviceMatrix& gate_up = dense ? layer_of(layer).mlp_gate_up : dw_.sc_gate_up;
+        const DeviceMatrix& down = dense ? layer_of(layer).mlp_down : dw_.sc_down;
+        project(b16(in), n, gate_up, gu_.as<float>(), "gate/up");
         gelu_gate_f32(gu_.as<float>(), n, I, act_.as<bf16_t>(), stream_);
-        check(matmul_nt(blas_, act_.as<bf16_t>(), n, I, down, H_, f32(out), CUDA_R_32F), "down");
+        project(act_.as<bf16_t>(), n, down, f32(out), "down");
     }
 
     void router_topk(int layer, Rows logits) override {
@@ -509,11 +525,23 @@ class CudaOpsImpl final : public CudaOps {
         gather_rows_bf16(b16(in), row_token_.as<int32_t>(), A, H_, xe_.as<bf16_t>(), stream_);
 
         const size_t gu_rows = static_cast<size_t>(2) * MI;
-        DS_TRY(grouped_gemm(L.experts_gate_up, gu_rows * H_, xe_.as<bf16_t>(), H_,
-                            gue_.as<bf16_t>(), static_cast<int>(gu_rows), 0));
-        gelu_gate_bf16(gue_.as<bf16_t>(), A, MI, acte_.as<bf16_t>(), stream_);
-        DS_TRY(grouped_gemm(L.experts_down, static_cast<size_t>(H_) * MI, acte_.as<bf16_t>(), MI,
-                            ye_.as<bf16_t>(), H_, 1));
+        if (L.experts_gate_up.packed()) {
+            // Packed experts: one dequantising GEMM per expert with rows, fp32 out.
+            packed_expert_gemm(L.experts_gate_up, static_cast<int>(gu_rows), xe_.as<bf16_t>(), H_,
+                               qe_.as<float>());
+            gelu_gate_f32(qe_.as<float>(), A, MI, acte_.as<bf16_t>(), stream_);
+        } else {
+            DS_TRY(grouped_gemm(L.experts_gate_up.bf16, gu_rows * H_, xe_.as<bf16_t>(), H_,
+                                gue_.as<bf16_t>(), static_cast<int>(gu_rows), 0));
+            gelu_gate_bf16(gue_.as<bf16_t>(), A, MI, acte_.as<bf16_t>(), stream_);
+        }
+        if (L.experts_down.packed()) {
+            packed_expert_gemm(L.experts_down, H_, acte_.as<bf16_t>(), MI, qe_.as<float>());
+            f32_to_bf16(qe_.as<float>(), ye_.as<bf16_t>(), static_cast<size_t>(A) * H_, stream_);
+        } else {
+            DS_TRY(grouped_gemm(L.experts_down.bf16, static_cast<size_t>(H_) * MI,
+                                acte_.as<bf16_t>(), MI, ye_.as<bf16_t>(), H_, 1));
+        }
         moe_combine(ye_.as<bf16_t>(), slot_of_.as<int32_t>(), rw_.as<float>(), N, K, H_, f32(out),
                     stream_);
         return {};
@@ -731,6 +759,35 @@ class CudaOpsImpl final : public CudaOps {
         return buffer(r.act).as<bf16_t>() + static_cast<size_t>(r.first) * width(r.act);
     }
 
+    // Y[n x W.rows] (fp32) = X[n x W.cols] * W^T: cuBLAS for bf16 weights, the dequantising
+    // GEMM (quantized_kernels.h) for packed ones.
+    void project(const bf16_t* X, int n, const DeviceMatrix& W, float* Y, const char* what) {
+        if (W.packed()) {
+            launch_packed_gemm(packed_kind(W), W.values, W.block_scales, W.row_scales, W.rows,
+                               W.cols, X, n, Y, stream_);
+            return;
+        }
+        check(matmul_nt(blas_, X, n, W.cols, W.bf16, W.rows, Y, CUDA_R_32F), what);
+    }
+    static PackedKind packed_kind(const DeviceMatrix& W) {
+        return W.format == model::WeightFormat::NVFP4 ? PackedKind::Nvfp4 : PackedKind::Fp8;
+    }
+
+    // Packed experts (W stacked [E * out, in]): for every expert e with rows,
+    // Y[off_e .. +count_e] (fp32) = X[off_e ..] * W_e^T, each W_e dequantised in the kernel.
+    void packed_expert_gemm(const DeviceMatrix& W, int out, const bf16_t* X, int in, float* Y) {
+        const int E = static_cast<int>(counts_host_.size());
+        for (int e = 0; e < E; ++e) {
+            const int cnt = counts_host_[static_cast<size_t>(e)];
+            if (cnt == 0) continue;
+            const size_t off = static_cast<size_t>(offsets_host_[static_cast<size_t>(e)]);
+            const DeviceMatrix We = W.row_slice(e * out, out);
+            launch_packed_gemm(packed_kind(We), We.values, We.block_scales, We.row_scales, out, in,
+                               X + off * static_cast<size_t>(in), cnt,
+                               Y + off * static_cast<size_t>(out), stream_);
+        }
+    }
+
     // For every expert e with rows: Y[off_e .. +count_e] = X[off_e ..] * W_e^T, where W_e is
     // [out x in] at W + e * w_stride; bf16 in and out, fp32 accumulation. One grouped cuBLAS
     // call where the library supports it, one GEMM per expert otherwise. `region` (0 or 1)
@@ -804,11 +861,12 @@ class CudaOpsImpl final : public CudaOps {
     int T_ = 0, H_ = 0, V_ = 0;
     float eps_ = 1e-6f;
     bool grouped_supported_ = true;
+    bool packed_experts_ = false;
     Result<void> pending_;
     std::vector<int32_t> counts_host_, offsets_host_;
     DeviceBuffer ids_, x_, h_, qkv_, q_, kc_, vc_, scores_, probs_, o_, o16_, attn_, gu_, act_, d_;
     DeviceBuffer rlog_, ridx_, rw_, n2_, counts_, cursor_, slot_of_, row_token_, xe_, gue_, acte_;
-    DeviceBuffer ye_, m_, sc_, logits_, sprobs_, rhid_, rh16_, rsmall_, ptrs_;
+    DeviceBuffer ye_, m_, sc_, logits_, sprobs_, rhid_, rh16_, rsmall_, ptrs_, qe_;
 };
 
 }  // namespace

@@ -1,9 +1,10 @@
 #pragma once
-// The CUDA operators (ops::Ops) on device 0: weights in bf16 on the device (device_weights.h),
-// GEMMs through cuBLAS with fp32 accumulation, norms, RoPE, masked softmax, router, expert
-// dispatch and readout reductions as our own kernels (kernels.cu). The workspace is allocated
-// once, at open, for kDefaultPassTokens tokens (the memory plan of cuda_backend.h); the model
-// splits longer work into passes.
+// The CUDA operators (ops::Ops) on device 0: weights on the device as device_weights.h holds
+// them (bf16, or FP8 / NVFP4 packed as published), GEMMs through cuBLAS with fp32 accumulation
+// for bf16 weights and the dequantising GEMMs (quantized_kernels.h) for packed ones, norms, RoPE,
+// masked softmax, router, expert dispatch and readout reductions as our own kernels (kernels.cu).
+// The workspace is allocated once, at open, for kDefaultPassTokens tokens (the memory plan of
+// cuda_backend.h); the model splits longer work into passes.
 
 #include <cstdint>
 #include <memory>
@@ -22,6 +23,9 @@ int max_head_dim(const model::ModelConfig& c);
 int max_kv_heads(const model::ModelConfig& c);
 // Rows of the largest fused [q|k|v] projection.
 int max_qkv_rows(const model::ModelConfig& c);
+// The fp32 outputs of packed experts' GEMMs for a pass of `pass_tokens` tokens (workspace held
+// only when the experts are packed).
+uint64_t packed_expert_scratch_bytes(const model::ModelConfig& c, int pass_tokens);
 
 class CudaOps : public ops::Ops {
   public:
@@ -31,8 +35,9 @@ class CudaOps : public ops::Ops {
     virtual Result<void> synchronize() = 0;
 };
 
-// Uploads `weights` (or, with `synthetic`, makes random bf16 weights for weights->config on the
-// device from `seed`) and allocates a workspace of `pass_tokens` tokens.
+// Uploads `weights` (or, with `synthetic`, makes random weights for weights->config on the device
+// from `seed`, in the formats its quantization.format implies: device_weights.h planned_formats)
+// and allocates a workspace of `pass_tokens` tokens.
 Result<std::unique_ptr<CudaOps>> open_cuda_ops(std::shared_ptr<const model::ModelWeights> weights,
                                                bool synthetic, uint64_t seed, int pass_tokens);
 

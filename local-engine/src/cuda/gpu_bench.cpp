@@ -43,12 +43,21 @@ Result<Report> run(const Options& o) {
     if (!cuda_available()) return engine_error("no CUDA device is available");
     auto config = model::load_config(o.config_json);
     if (!config) return config.error();
-    const model::ModelConfig& c = config.value();
+    model::ModelConfig& c = config.value();
+    if (o.format == "fp8")
+        c.quantization.format = model::WeightFormat::FP8;
+    else if (o.format == "nvfp4")
+        c.quantization.format = model::WeightFormat::NVFP4;
+    else if (o.format == "bf16")
+        c.quantization.format = model::WeightFormat::BF16;
+    else
+        return bad_input("unknown weight format \"" + o.format + "\" (accepted: bf16, fp8, nvfp4)");
     auto opened = cuda::open_synthetic_cuda_backend(c, o.seed);
     if (!opened) return opened.error();
     cuda::CudaBackend& b = *opened.value();
     Report rep;
     rep.device = b.device_name();
+    rep.format = model::weight_format_name(c.quantization.format);
     rep.weight_gib = static_cast<double>(b.weight_bytes()) / (1024.0 * 1024.0 * 1024.0);
     auto bw = cuda::measure_copy_bandwidth(uint64_t{1} << 30, 5);
     if (!bw) return bw.error();

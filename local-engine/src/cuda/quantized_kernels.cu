@@ -5,6 +5,8 @@
 
 #include "cuda/quantized_kernels.h"
 
+#include <algorithm>
+
 namespace engine::cuda {
 namespace {
 
@@ -208,6 +210,31 @@ dim3 grid_for(int tokens, int rows) {
 }
 
 }  // namespace
+
+namespace {
+
+__global__ void fill_random_packed(bool fp8, uint8_t* dst, uint64_t n, uint64_t seed) {
+    const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+    for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+         i += stride) {
+        // splitmix64 of (seed, i).
+        uint64_t z = seed + (i + 1) * 0x9E3779B97F4A7C15ull;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        const auto b = static_cast<uint8_t>((z ^ (z >> 31)) & 0xff);
+        dst[i] = fp8 ? static_cast<uint8_t>(b & 0xbf) : b;  // FP8: exponent field <= 7
+    }
+}
+
+}  // namespace
+
+void launch_fill_random_packed(PackedKind kind, uint8_t* dst, uint64_t n, uint64_t seed,
+                               cudaStream_t stream) {
+    if (n == 0) return;
+    const uint64_t blocks = std::min<uint64_t>((n + 255) / 256, 65535);
+    fill_random_packed<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(kind == PackedKind::Fp8,
+                                                                          dst, n, seed);
+}
 
 void launch_packed_gemm(PackedKind kind, const uint8_t* values, const uint8_t* block_scales,
                         const float* row_scales, int rows, int cols, const bf16_t* x, int tokens,

@@ -29,6 +29,10 @@ void launch_quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* x
 void launch_fp8_dynamic_gemm(const uint8_t* wq, const float* w_scale, int rows, int cols,
                              const uint8_t* xq, const float* x_scale, int tokens, float* y,
                              bool tensor_cores, cudaStream_t stream);
+// n random packed bytes for synthetic weights: FP8 codes of magnitude below 2 (exponent field at
+// most 7, so never NaN), or NVFP4 bytes (any two E2M1 codes).
+void launch_fill_random_packed(PackedKind kind, uint8_t* dst, uint64_t n, uint64_t seed,
+                               cudaStream_t stream);
 // Whether the current device has FP8 tensor cores (compute capability 8.9 or later).
 bool fp8_tensor_cores_available();
 
