@@ -62,6 +62,21 @@ const QString kPolicy =
 class TestImages : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
+    std::shared_ptr<core::LocalBackend> tiny_;
+
+    // The tiny model on the CPU, opened once for the tests that read images with it.
+    std::shared_ptr<core::LocalBackend> tiny() {
+        if (tiny_) return tiny_;
+        engine::EngineOptions eo;
+        eo.model_dir = DS_TINY_MODEL_DIR;
+        eo.device = engine::Device::Cpu;
+        auto opened = core::LocalBackend::open(eo);
+        if (!opened.ok())
+            qWarning("tiny model: %s", opened.error().message.c_str());
+        else
+            tiny_ = std::shared_ptr<core::LocalBackend>(std::move(opened.value()));
+        return tiny_;
+    }
 
     QString write(const QString& name, const std::string& bytes) {
         const QString path = dir_.filePath(name);
@@ -323,12 +338,8 @@ class TestImages : public QObject {
         auto image = core::image_from_bytes(png.toStdString(), "frame.png");
         QVERIFY(image);
 
-        engine::EngineOptions eo;
-        eo.model_dir = DS_TINY_MODEL_DIR;
-        eo.device = engine::Device::Cpu;
-        auto opened = core::LocalBackend::open(eo);
-        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
-        std::shared_ptr<core::LocalBackend> local(std::move(opened.value()));
+        std::shared_ptr<core::LocalBackend> local = tiny();
+        QVERIFY(local);
         core::GenerateRequest ask;
         ask.messages = {{"system", "Describe the picture."}, {"user", "What is in it?"}};
         ask.max_tokens = 8;
@@ -382,12 +393,8 @@ class TestImages : public QObject {
         QVERIFY(image);
         const std::string uri = core::data_uri(*image);
 
-        engine::EngineOptions eo;
-        eo.model_dir = DS_TINY_MODEL_DIR;
-        eo.device = engine::Device::Cpu;
-        auto opened = core::LocalBackend::open(eo);
-        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
-        std::shared_ptr<core::LocalBackend> backend(std::move(opened.value()));
+        std::shared_ptr<core::LocalBackend> backend = tiny();
+        QVERIFY(backend);
         const std::string schema =
             R"({"questions":[{"id":"safe","type":"noul","instructions":"Is it safe?"}],"samples":1})";
         auto chat_body = [&](bool with_image) {
@@ -544,12 +551,8 @@ class TestImages : public QObject {
         const json b = json::parse(seen.out.toStdString())["answers"];
         QVERIFY2(a != b, "the image changed nothing");
 
-        engine::EngineOptions eo;
-        eo.model_dir = DS_TINY_MODEL_DIR;
-        eo.device = engine::Device::Cpu;
-        auto opened = core::LocalBackend::open(eo);
-        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
-        std::shared_ptr<core::LocalBackend> backend(std::move(opened.value()));
+        std::shared_ptr<core::LocalBackend> backend = tiny();
+        QVERIFY(backend);
         core::ServerOptions so;
         so.port = 0;
         core::DecisionServer server(backend, so, &backend->engine());
