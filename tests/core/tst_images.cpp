@@ -34,14 +34,18 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string encoded(const char* format) {
-    QImage image(7, 5, QImage::Format_RGB888);
-    image.fill(QColor(200, 40, 90));
+std::string encoded(const QImage& image, const char* format) {
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     image.save(&buffer, format);
     return bytes.toStdString();
+}
+
+std::string encoded(const char* format) {
+    QImage image(7, 5, QImage::Format_RGB888);
+    image.fill(QColor(200, 40, 90));
+    return encoded(image, format);
 }
 
 // A WebP container (RIFF header, one VP8L chunk): enough for the type and size checks.
@@ -331,11 +335,7 @@ class TestImages : public QObject {
         QImage picture(24, 24, QImage::Format_RGB888);
         for (int y = 0; y < 24; ++y)
             for (int x = 0; x < 24; ++x) picture.setPixelColor(x, y, QColor(9 * x, 9 * y, 120));
-        QByteArray png;
-        QBuffer buffer(&png);
-        buffer.open(QIODevice::WriteOnly);
-        QVERIFY(picture.save(&buffer, "PNG"));
-        auto image = core::image_from_bytes(png.toStdString(), "frame.png");
+        auto image = core::image_from_bytes(encoded(picture, "PNG"), "frame.png");
         QVERIFY(image);
 
         std::shared_ptr<core::LocalBackend> local = tiny();
@@ -385,11 +385,7 @@ class TestImages : public QObject {
     void modelLenCountsImages() {
         QImage picture(24, 24, QImage::Format_RGB888);  // 9 soft tokens on the tiny tower
         picture.fill(QColor(30, 160, 90));
-        QByteArray png;
-        QBuffer buffer(&png);
-        buffer.open(QIODevice::WriteOnly);
-        QVERIFY(picture.save(&buffer, "PNG"));
-        auto image = core::image_from_bytes(png.toStdString(), "frame.png");
+        auto image = core::image_from_bytes(encoded(picture, "PNG"), "frame.png");
         QVERIFY(image);
         const std::string uri = core::data_uri(*image);
 
