@@ -11,7 +11,8 @@
 // Load time (and the prompt's encoding, for generation) is excluded on both sides.
 //
 // Usage: bench-engine_vs_reference [--model DIR] [--threads N] [--repeat K] [--prompt-tokens P]
-//                                  [--gen-width W]
+//                                  [--gen-width W] [--engine-only]
+// --engine-only times the engine's slot read alone (no reference, no generation): for profiling.
 // Without --model it makes (once) the `small` preset with `dgem make-tiny-model`.
 
 #include <cblas.h>
@@ -34,7 +35,8 @@
 #include <thread>
 #include <vector>
 
-#include "backend/compute_backend.h"  // the generation pass drives the CPU backend directly
+#include "backend/compute_backend.h"
+#include "cpu/gemm_nt.h"  // the generation pass drives the CPU backend directly
 #include "engine/engine.h"
 #include "model/weights.h"
 
@@ -52,6 +54,7 @@ struct Options {
     int canvas_width = 32;
     int draws = 4;
     int gen_width = 32;  // the sized canvas of a 32-token answer
+    bool engine_only = false;
 };
 
 double ms_since(Clock::time_point start) {
@@ -79,12 +82,14 @@ Options parse_options(int argc, char** argv) {
             o.repeat = std::max(1, std::stoi(value()));
         else if (a == "--prompt-tokens")
             o.prompt_tokens = std::max(8, std::stoi(value()));
+        else if (a == "--engine-only")
+            o.engine_only = true;
         else if (a == "--gen-width")
             o.gen_width = std::max(1, std::stoi(value()));
         else
             die("unknown option " + a +
                 "; accepted: --model DIR, --threads N, --repeat K, --prompt-tokens P, "
-                "--gen-width W");
+                "--gen-width W, --engine-only");
     }
     if (o.threads <= 0)
         o.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -300,6 +305,29 @@ std::string pinned_python(const Options& o) {
            " taskset -c 0-" + std::to_string(o.threads - 1) + " /usr/bin/python3 ";
 }
 
+// OpenBLAS picks its kernels once, when it loads, from the CPU it recognises; the 0.3.21 Debian
+// ships does not know CPUs newer than it (Zen 5 gets its SSE3 "Prescott" kernels, a quarter of
+// the machine's sgemm rate). A peak measured with those would flatter us, and the PyTorch
+// reference (Debian's torch calls the same OpenBLAS) would run slower than it can. So unless the
+// caller chose (OPENBLAS_CORETYPE set, even empty), this re-runs itself once with the OpenBLAS
+// core that matches the CPU's vector units, for the peak and for the reference alike.
+const char* matching_openblas_core() {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+        return "SkylakeX";
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "Haswell";
+    return nullptr;
+}
+
+void choose_openblas_core(char** argv) {
+    if (std::getenv("OPENBLAS_CORETYPE")) return;
+    const char* core = matching_openblas_core();
+    if (!core) return;
+    ::setenv("OPENBLAS_CORETYPE", core, 1);
+    ::execv("/proc/self/exe", argv);
+    die(std::string("cannot re-run with OPENBLAS_CORETYPE=") + core + ": " + std::strerror(errno));
+}
+
 // Pins this process (the engine's threads and the sgemm peak) to CPUs 0..threads-1.
 void pin_to_first_cpus(int threads) {
     cpu_set_t set;
@@ -419,11 +447,14 @@ double peak_rss_mib() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    choose_openblas_core(argv);
     const Options o = parse_options(argc, argv);
     const fs::path model_dir = ensure_small_model(o);
     const Sizes sizes = read_sizes(model_dir);
     pin_to_first_cpus(o.threads);
     std::printf("pinned: both sides on CPUs 0-%d, %d thread(s) each\n", o.threads - 1, o.threads);
+    std::printf("kernels: OpenBLAS core %s (sgemm peak and the reference's torch), engine %s\n",
+                openblas_get_corename(), engine::cpu::gemm_isa_name(engine::cpu::best_gemm_isa()));
 
     const Peak peak = sgemm_peak(o.threads);
 
@@ -454,6 +485,12 @@ int main(int argc, char** argv) {
     }
     const double engine_rss = peak_rss_mib();
 
+    if (o.engine_only) {
+        std::printf("engine    : %9.2f ms wall (encode %.2f, decode %.2f, readout %.2f)\n",
+                    engine_best, best_timings.encode_ms, best_timings.decode_ms,
+                    best_timings.readout_ms);
+        return 0;
+    }
     const nlohmann::json ref = run_reference(model_dir, w, o);
     const double ref_ms = ref.at("total_ms");
     const double ref_cpu_ms = ref.at("cpu_ms");

@@ -5,6 +5,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -16,17 +17,18 @@ class TestGemmNt : public QObject {
     Q_OBJECT
 
   private Q_SLOTS:
+    // Every instruction set this CPU runs (portable, AVX2, AVX-512) gives exactly the chain,
+    // for shapes that hit full and partial tiles and panels.
     void equalsTheFmaChain() {
         std::mt19937 rng(3);
         std::normal_distribution<float> normal;
-        for (int m : {1, 5, 6, 13})
-            for (int n : {1, 15, 16, 33})
+        for (int m : {1, 5, 6, 12, 13, 25})
+            for (int n : {1, 15, 16, 17, 33, 64})
                 for (int k : {1, 7, 8, 64, 259}) {
                     std::vector<float> x(static_cast<size_t>(m * k)), w(static_cast<size_t>(n * k));
                     for (auto& v : x) v = normal(rng);
                     for (auto& v : w) v = normal(rng);
                     std::vector<float> y(static_cast<size_t>(m * n)), chain(y.size());
-                    engine::cpu::gemm_nt(x.data(), k, w.data(), k, y.data(), n, m, n, k);
                     for (int i = 0; i < m; ++i)
                         for (int j = 0; j < n; ++j) {
                             float acc = 0;
@@ -35,9 +37,58 @@ class TestGemmNt : public QObject {
                                                w[static_cast<size_t>(j * k + q)], acc);
                             chain[static_cast<size_t>(i * n + j)] = acc;
                         }
-                    QVERIFY2(std::memcmp(y.data(), chain.data(), y.size() * sizeof(float)) == 0,
-                             qPrintable(QString("m=%1 n=%2 k=%3").arg(m).arg(n).arg(k)));
+                    for (engine::cpu::GemmIsa isa : engine::cpu::supported_gemm_isas()) {
+                        std::fill(y.begin(), y.end(), -7.0f);
+                        engine::cpu::gemm_nt(isa, x.data(), k, w.data(), k, y.data(), n, m, n, k);
+                        QVERIFY2(std::memcmp(y.data(), chain.data(), y.size() * sizeof(float)) == 0,
+                                 qPrintable(QString("%1 m=%2 n=%3 k=%4")
+                                                .arg(engine::cpu::gemm_isa_name(isa))
+                                                .arg(m)
+                                                .arg(n)
+                                                .arg(k)));
+                    }
                 }
+    }
+
+    // gemm_nn (attention's probabilities x values): the chain over k down B's column, from zero
+    // or continuing from y, on every instruction set; B's rows wider than the product (a head's
+    // slice of the value cache) are read in place.
+    void nnEqualsTheFmaChain() {
+        std::mt19937 rng(5);
+        std::normal_distribution<float> normal;
+        for (int m : {1, 7, 12, 30})
+            for (int n : {5, 16, 32, 40})
+                for (int k : {1, 9, 100})
+                    for (bool accumulate : {false, true}) {
+                        const int ldb = n + 3;
+                        std::vector<float> x(static_cast<size_t>(m * k)),
+                            b(static_cast<size_t>(k * ldb)), y0(static_cast<size_t>(m * n));
+                        for (auto& v : x) v = normal(rng);
+                        for (auto& v : b) v = normal(rng);
+                        for (auto& v : y0) v = normal(rng);
+                        std::vector<float> chain(y0.size()), y(y0.size());
+                        for (int i = 0; i < m; ++i)
+                            for (int j = 0; j < n; ++j) {
+                                float acc = accumulate ? y0[static_cast<size_t>(i * n + j)] : 0.0f;
+                                for (int q = 0; q < k; ++q)
+                                    acc = std::fma(x[static_cast<size_t>(i * k + q)],
+                                                   b[static_cast<size_t>(q * ldb + j)], acc);
+                                chain[static_cast<size_t>(i * n + j)] = acc;
+                            }
+                        for (engine::cpu::GemmIsa isa : engine::cpu::supported_gemm_isas()) {
+                            y = y0;
+                            engine::cpu::gemm_nn(isa, x.data(), k, b.data(), ldb, y.data(), n, m, n,
+                                                 k, accumulate);
+                            QVERIFY2(
+                                std::memcmp(y.data(), chain.data(), y.size() * sizeof(float)) == 0,
+                                qPrintable(QString("%1 m=%2 n=%3 k=%4 accumulate=%5")
+                                               .arg(engine::cpu::gemm_isa_name(isa))
+                                               .arg(m)
+                                               .arg(n)
+                                               .arg(k)
+                                               .arg(accumulate)));
+                        }
+                    }
     }
 
     // Rows [r0, r0 + m) of a 97-row product, computed alone, give the same bits.

@@ -1,13 +1,12 @@
 // The vision tower's CPU operators (ops/vision_ops.h).
 
-#include <cblas.h>
-
 #include <cmath>
 #include <limits>
 #include <map>
 #include <mutex>
 #include <vector>
 
+#include "cpu/gemm_nt.h"
 #include "cpu/kernels.h"
 #include "ops/vision_ops.h"
 
@@ -19,10 +18,7 @@ class CpuVisionOps final : public VisionOps {
     void linear(const model::TensorView& w, std::span<const float> x, int64_t rows,
                 std::span<float> y) override {
         const int64_t out = w.shape[0], in = w.shape[1];
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(rows),
-                    static_cast<int>(out), static_cast<int>(in), 1.0f, x.data(),
-                    static_cast<int>(in), f32(w), static_cast<int>(in), 0.0f, y.data(),
-                    static_cast<int>(out));
+        cpu::gemm_nt(x.data(), in, f32(w), in, y.data(), out, rows, out, in);
     }
 
     void rmsnorm(std::span<const float> x, int64_t dim, const model::TensorView* w, double eps,

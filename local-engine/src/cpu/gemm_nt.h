@@ -1,19 +1,41 @@
 #pragma once
-// y[m, n] = x[m, :] . w[n, :] for every row of x and every row of w (y = x W^T, both row-major,
-// reduced over k): a kernel of ours rather than OpenBLAS sgemm, because it is batch-invariant.
-// Each output is one chain of fused multiply-adds over k in ascending order, whatever m, n, the
-// row's position in x or the tile it falls in. A request's rows therefore give the same bits
-// alone or inside any cross-request batch. OpenBLAS does not promise that: its micro-kernels
-// and edge tiles sum differently by the row's position and the call's M (measured: rows of the
-// same x differ in the last bits between M=1..64 calls and one M=1024 call).
+// The CPU backend's matrix products, ours rather than OpenBLAS sgemm because they are
+// batch-invariant: each output is one chain of fused multiply-adds over k in ascending order,
+// whatever m, n, the row's position in x or the tile it falls in. A request's rows therefore give
+// the same bits alone or inside any cross-request batch. OpenBLAS does not promise that: its
+// micro-kernels and edge tiles sum differently by the row's position and the call's M (measured:
+// rows of the same x differ in the last bits between M=1..64 calls and one M=1024 call). And the
+// OpenBLAS Debian ships (0.3.21) does not know Zen 5 and falls back to its SSE3 kernels there.
+//
+// Three instruction sets compute the very same chains (std::fma rounds as the vector FMA does), so
+// the bits do not depend on which one runs: AVX-512 (32-wide panels), AVX2/FMA (16-wide) and a
+// portable loop.
 
 #include <cstdint>
+#include <span>
 
 namespace engine::cpu {
 
-// y[i * ldy + j] = sum_k x[i * ldx + k] * w[j * ldw + k], i < m, j < n. Single-threaded: callers
-// split rows or columns over their pool (any split gives the same bits).
+enum class GemmIsa { portable, avx2, avx512 };
+
+// The instruction sets this CPU runs, portable first, and the fastest of them.
+std::span<const GemmIsa> supported_gemm_isas();
+GemmIsa best_gemm_isa();
+const char* gemm_isa_name(GemmIsa isa);
+
+// y[i * ldy + j] = sum_k x[i * ldx + k] * w[j * ldw + k], i < m, j < n (y = x W^T, both row-major).
+// Single-threaded: callers split rows or columns over their pool (any split gives the same bits).
 void gemm_nt(const float* x, int64_t ldx, const float* w, int64_t ldw, float* y, int64_t ldy,
              int64_t m, int64_t n, int64_t k);
+void gemm_nt(GemmIsa isa, const float* x, int64_t ldx, const float* w, int64_t ldw, float* y,
+             int64_t ldy, int64_t m, int64_t n, int64_t k);
+
+// y[i * ldy + j] (+)= sum_k x[i * ldx + k] * b[k * ldb + j] (y = x B, B row-major [k][n]; the
+// chain starts from y's value when `accumulate`, else from zero). Attention's probabilities
+// times values: B needs no packing, its rows are already the k-major panel the tiles read.
+void gemm_nn(const float* x, int64_t ldx, const float* b, int64_t ldb, float* y, int64_t ldy,
+             int64_t m, int64_t n, int64_t k, bool accumulate);
+void gemm_nn(GemmIsa isa, const float* x, int64_t ldx, const float* b, int64_t ldb, float* y,
+             int64_t ldy, int64_t m, int64_t n, int64_t k, bool accumulate);
 
 }  // namespace engine::cpu

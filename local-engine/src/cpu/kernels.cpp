@@ -4,6 +4,13 @@
 #include <cmath>
 #include <limits>
 
+#if defined(__x86_64__) || defined(__i386__)
+// GCC 12's AVX-512 headers start some intrinsics (roundscale, cvtps) from _mm512_undefined_*(),
+// which -Wmaybe-uninitialized misreads once inlined (GCC bug 105593).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#endif
+
 namespace engine::cpu {
 
 void rmsnorm(const float* x, const float* weight, int64_t dim, double eps, float* y) {
@@ -23,7 +30,108 @@ float gelu_tanh(float x) {
     return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
 }
 
+namespace {
+
+#if defined(__x86_64__) || defined(__i386__)
+#define DS_KERNELS_X86 1
+
+// The GELU of the MLPs and experts, vectorised. glibc's tanhf (expm1f inside) was a third of the
+// CPU slot read's time. Written as 0.5 x (1 + tanh(u)) = x / (1 + exp(-2u)), u = sqrt(2/pi)
+// (x + 0.044715 x^3), with exp from a degree-7 polynomial after the usual 2^n range reduction
+// (relative error ~1e-7, as float's own rounding). Large |u| saturates correctly: exp(-2u) is
+// clamped to [e^-87, e^88], giving x or -0 to float precision. Tails run masked through the
+// same instructions, so an element's bits do not depend on the call's length (a row computes
+// alike alone or in a batch).
+struct ExpConstants {
+    static constexpr float lo = -87.0f, hi = 88.0f;
+    static constexpr float log2e = 1.44269504088896341f;
+    static constexpr float ln2_hi = 0.693145751953125f, ln2_lo = 1.42860682030941723e-6f;
+    static constexpr float c[8] = {1.0f,      1.0f,       0.5f,       1.0f / 6,
+                                   1.0f / 24, 1.0f / 120, 1.0f / 720, 1.0f / 5040};
+};
+
+__attribute__((target("avx512f"))) inline __m512 exp512(__m512 x) {
+    using K = ExpConstants;
+    x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(K::lo)), _mm512_set1_ps(K::hi));
+    const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(K::log2e)),
+                                          _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(K::ln2_hi), x);
+    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(K::ln2_lo), r);
+    __m512 p = _mm512_set1_ps(K::c[7]);
+    for (int i = 6; i >= 0; --i) p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(K::c[i]));
+    const __m512i e =
+        _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23);
+    return _mm512_mul_ps(p, _mm512_castsi512_ps(e));
+}
+
+__attribute__((target("avx2,fma"))) inline __m256 exp256(__m256 x) {
+    using K = ExpConstants;
+    x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(K::lo)), _mm256_set1_ps(K::hi));
+    const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(K::log2e)),
+                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(K::ln2_hi), x);
+    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(K::ln2_lo), r);
+    __m256 p = _mm256_set1_ps(K::c[7]);
+    for (int i = 6; i >= 0; --i) p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(K::c[i]));
+    const __m256i e =
+        _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
+}
+
+__attribute__((target("avx512f"))) void gelu_mul_avx512(float* a, const float* b, int64_t n) {
+    const __m512 k = _mm512_set1_ps(-2.0f * 0.7978845608028654f), c = _mm512_set1_ps(0.044715f),
+                 one = _mm512_set1_ps(1.0f);
+    for (int64_t i = 0; i < n; i += 16) {
+        const __mmask16 m = n - i >= 16 ? static_cast<__mmask16>(0xFFFF)
+                                        : static_cast<__mmask16>((1u << (n - i)) - 1);
+        const __m512 x = _mm512_maskz_loadu_ps(m, a + i), y = _mm512_maskz_loadu_ps(m, b + i);
+        const __m512 inner = _mm512_fmadd_ps(_mm512_mul_ps(c, x), _mm512_mul_ps(x, x), x);
+        const __m512 e = exp512(_mm512_mul_ps(k, inner));
+        const __m512 g = _mm512_div_ps(x, _mm512_add_ps(one, e));
+        _mm512_mask_storeu_ps(a + i, m, _mm512_mul_ps(g, y));
+    }
+}
+
+__attribute__((target("avx2,fma"))) void gelu_mul_avx2(float* a, const float* b, int64_t n) {
+    const __m256 k = _mm256_set1_ps(-2.0f * 0.7978845608028654f), c = _mm256_set1_ps(0.044715f),
+                 one = _mm256_set1_ps(1.0f);
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int64_t i = 0; i < n; i += 8) {
+        const int valid = static_cast<int>(std::min<int64_t>(8, n - i));
+        const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(valid), lanes);
+        const __m256 x = _mm256_maskload_ps(a + i, m), y = _mm256_maskload_ps(b + i, m);
+        const __m256 inner = _mm256_fmadd_ps(_mm256_mul_ps(c, x), _mm256_mul_ps(x, x), x);
+        const __m256 e = exp256(_mm256_mul_ps(k, inner));
+        const __m256 g = _mm256_div_ps(x, _mm256_add_ps(one, e));
+        _mm256_maskstore_ps(a + i, m, _mm256_mul_ps(g, y));
+    }
+}
+
+enum class VectorIsa { none, avx2, avx512 };
+
+VectorIsa vector_isa() {
+    static const VectorIsa isa = [] {
+        if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
+            return VectorIsa::none;
+        return __builtin_cpu_supports("avx512f") ? VectorIsa::avx512 : VectorIsa::avx2;
+    }();
+    return isa;
+}
+#endif
+
+}  // namespace
+
 void gelu_mul(float* a, const float* b, int64_t n) {
+#ifdef DS_KERNELS_X86
+    switch (vector_isa()) {
+        case VectorIsa::avx512:
+            return gelu_mul_avx512(a, b, n);
+        case VectorIsa::avx2:
+            return gelu_mul_avx2(a, b, n);
+        case VectorIsa::none:
+            break;
+    }
+#endif
     for (int64_t i = 0; i < n; ++i) a[i] = gelu_tanh(a[i]) * b[i];
 }
 

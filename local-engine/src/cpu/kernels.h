@@ -1,6 +1,6 @@
 #pragma once
 // Small fp32 kernels of the CPU backend (row-wise norms, activations, RoPE, softmax). Matrix
-// products go through OpenBLAS (cblas_sgemm) in the backend.
+// products are cpu/gemm_nt.h's.
 
 #include <cstdint>
 
