@@ -613,16 +613,8 @@ class CpuOps final : public ops::Ops {
             for (int64_t i = 0; i < Q; ++i) {
                 float* r = &Lg[i * n];
                 cpu::softcap_inplace(r, n, cap);
-                Partial p;
-                for (int64_t j = 0; j < n; ++j)
-                    if (r[j] > p.max) {
-                        p.max = r[j];
-                        p.arg = static_cast<TokenId>(b + j);
-                    }
-                double s = 0;
-                for (int64_t j = 0; j < n; ++j) s += std::exp(r[j] - p.max);
-                p.sum = s;
-                parts[ci * Q + i] = p;
+                const cpu::MaxSumExp m = cpu::max_sumexp_argmax(r, n);
+                parts[ci * Q + i] = {m.max, m.sum, static_cast<TokenId>(b + m.argmax)};
             }
         });
         for (int64_t i = 0; i < Q; ++i) {

@@ -5,9 +5,10 @@
 #include <limits>
 
 #if defined(__x86_64__) || defined(__i386__)
-// GCC 12's AVX-512 headers start some intrinsics (roundscale, cvtps) from _mm512_undefined_*(),
+// GCC 12's AVX-512 headers start some intrinsics (roundscale, cvtps, extract) from _mm*_undefined_*(),
 // which -Wmaybe-uninitialized misreads once inlined (GCC bug 105593).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 #endif
 
@@ -50,9 +51,9 @@ struct ExpConstants {
                                    1.0f / 24, 1.0f / 120, 1.0f / 720, 1.0f / 5040};
 };
 
-__attribute__((target("avx512f"))) inline __m512 exp512(__m512 x) {
+__attribute__((target("avx512f"))) inline __m512 exp512(__m512 x0) {
     using K = ExpConstants;
-    x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(K::lo)), _mm512_set1_ps(K::hi));
+    const __m512 x = _mm512_min_ps(_mm512_max_ps(x0, _mm512_set1_ps(K::lo)), _mm512_set1_ps(K::hi));
     const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(K::log2e)),
                                           _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(K::ln2_hi), x);
@@ -61,7 +62,9 @@ __attribute__((target("avx512f"))) inline __m512 exp512(__m512 x) {
     for (int i = 6; i >= 0; --i) p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(K::c[i]));
     const __m512i e =
         _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23);
-    return _mm512_mul_ps(p, _mm512_castsi512_ps(e));
+    // Below e^-87 (and for -inf: masked attention scores) the answer is 0, not the clamp's value.
+    return _mm512_maskz_mul_ps(_mm512_cmp_ps_mask(x0, _mm512_set1_ps(K::lo), _CMP_GE_OQ), p,
+                               _mm512_castsi512_ps(e));
 }
 
 __attribute__((target("avx2,fma"))) inline __m256 exp256(__m256 x) {
@@ -89,6 +92,63 @@ __attribute__((target("avx512f"))) void gelu_mul_avx512(float* a, const float* b
         const __m512 e = exp512(_mm512_mul_ps(k, inner));
         const __m512 g = _mm512_div_ps(x, _mm512_add_ps(one, e));
         _mm512_mask_storeu_ps(a + i, m, _mm512_mul_ps(g, y));
+    }
+}
+
+__attribute__((target("avx512f"))) inline __mmask16 tail_mask(int64_t left) {
+    return left >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << left) - 1);
+}
+
+// Sums the 16 lanes of v into two 8-lane double accumulators (the softmax denominators keep
+// double precision, as the scalar code did).
+__attribute__((target("avx512f"))) inline void add_to_doubles(__m512 v, __m512d& lo, __m512d& hi) {
+    lo = _mm512_add_pd(lo, _mm512_cvtps_pd(_mm512_castps512_ps256(v)));
+    hi = _mm512_add_pd(
+        hi, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))));
+}
+
+__attribute__((target("avx512f"))) float max_avx512(const float* x, int64_t n) {
+    const __m512 ninf = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+    __m512 m = ninf;
+    for (int64_t i = 0; i < n; i += 16)
+        m = _mm512_max_ps(m, _mm512_mask_loadu_ps(ninf, tail_mask(n - i), x + i));
+    return _mm512_reduce_max_ps(m);
+}
+
+// sum of exp(x[i] - m) (double); each term also written to out[i] when out is given.
+__attribute__((target("avx512f"))) double exp_shifted_avx512(const float* x, int64_t n, float m,
+                                                             float* out) {
+    const __m512 mv = _mm512_set1_ps(m);
+    __m512d lo = _mm512_setzero_pd(), hi = _mm512_setzero_pd();
+    for (int64_t i = 0; i < n; i += 16) {
+        const __mmask16 k = tail_mask(n - i);
+        const __m512 e =
+            _mm512_maskz_mov_ps(k, exp512(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), mv)));
+        if (out) _mm512_mask_storeu_ps(out + i, k, e);
+        add_to_doubles(e, lo, hi);
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(lo, hi));
+}
+
+__attribute__((target("avx512f"))) void scale_avx512(float* x, int64_t n, float f) {
+    const __m512 fv = _mm512_set1_ps(f);
+    for (int64_t i = 0; i < n; i += 16) {
+        const __mmask16 k = tail_mask(n - i);
+        _mm512_mask_storeu_ps(x + i, k, _mm512_mul_ps(_mm512_maskz_loadu_ps(k, x + i), fv));
+    }
+}
+
+__attribute__((target("avx512f"))) void softcap_avx512(float* x, int64_t n, float cap) {
+    const __m512 inv = _mm512_set1_ps(1.0f / cap), c = _mm512_set1_ps(cap),
+                 lo = _mm512_set1_ps(-9.0f), hi = _mm512_set1_ps(9.0f), one = _mm512_set1_ps(1.0f),
+                 two = _mm512_set1_ps(2.0f);
+    for (int64_t i = 0; i < n; i += 16) {
+        const __mmask16 k = tail_mask(n - i);
+        const __m512 y = _mm512_min_ps(
+            _mm512_max_ps(_mm512_mul_ps(_mm512_maskz_loadu_ps(k, x + i), inv), lo), hi);
+        const __m512 e = exp512(_mm512_mul_ps(two, y));
+        const __m512 t = _mm512_div_ps(_mm512_sub_ps(e, one), _mm512_add_ps(e, one));
+        _mm512_mask_storeu_ps(x + i, k, _mm512_mul_ps(t, c));
     }
 }
 
@@ -145,6 +205,14 @@ void rope_neox(float* head, int64_t dim, const float* cos_half, const float* sin
 }
 
 void softmax_inplace(float* x, int64_t n) {
+#ifdef DS_KERNELS_X86
+    if (vector_isa() == VectorIsa::avx512) {
+        const float m = max_avx512(x, n);
+        const double sum = exp_shifted_avx512(x, n, m, x);
+        scale_avx512(x, n, static_cast<float>(1.0 / sum));
+        return;
+    }
+#endif
     float m = -std::numeric_limits<float>::infinity();
     for (int64_t i = 0; i < n; ++i) m = std::max(m, x[i]);
     double sum = 0;
@@ -156,8 +224,30 @@ void softmax_inplace(float* x, int64_t n) {
     for (int64_t i = 0; i < n; ++i) x[i] *= inv;
 }
 
+MaxSumExp max_sumexp_argmax(const float* x, int64_t n) {
+    MaxSumExp r;
+#ifdef DS_KERNELS_X86
+    if (vector_isa() == VectorIsa::avx512) {
+        r.max = max_avx512(x, n);
+        r.argmax = std::find(x, x + n, r.max) - x;  // the first, as the scalar scan
+        r.sum = exp_shifted_avx512(x, n, r.max, nullptr);
+        return r;
+    }
+#endif
+    for (int64_t j = 0; j < n; ++j)
+        if (x[j] > r.max) {
+            r.max = x[j];
+            r.argmax = j;
+        }
+    for (int64_t j = 0; j < n; ++j) r.sum += std::exp(x[j] - r.max);
+    return r;
+}
+
 void softcap_inplace(float* x, int64_t n, float cap) {
     if (cap <= 0) return;
+#ifdef DS_KERNELS_X86
+    if (vector_isa() == VectorIsa::avx512) return softcap_avx512(x, n, cap);
+#endif
     // tanh through one expf: glibc's tanhf (expm1f inside) was the single largest cost of full
     // logits. (e - 1) / (e + 1) loses at most ~1e-7 absolute near 0, i.e. ~4e-6 after * cap;
     // beyond |y| = 9 tanh is +-1 in float.

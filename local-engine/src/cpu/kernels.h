@@ -3,6 +3,7 @@
 // products are cpu/gemm_nt.h's.
 
 #include <cstdint>
+#include <limits>
 
 namespace engine::cpu {
 
@@ -16,6 +17,14 @@ void gelu_mul(float* a, const float* b, int64_t n);
 void rope_neox(float* head, int64_t dim, const float* cos_half, const float* sin_half);
 // In place softmax of n values; returns nothing. Masked entries must already be -inf.
 void softmax_inplace(float* x, int64_t n);
+// The largest of n values, the first index holding it, and sum(exp(x - max)) in double: one
+// slice of a full-vocabulary log-sum-exp. n >= 1.
+struct MaxSumExp {
+    float max = -std::numeric_limits<float>::infinity();
+    int64_t argmax = 0;
+    double sum = 0;
+};
+MaxSumExp max_sumexp_argmax(const float* x, int64_t n);
 // tanh(x / cap) * cap over n values (no-op when cap <= 0).
 void softcap_inplace(float* x, int64_t n, float cap);
 
