@@ -37,10 +37,10 @@ struct CpuLayer {
     int rope_group = 0;  // index of this layer's inv_freq in CpuOps::rope_freqs_
     const float *in_ln, *post_attn_ln, *pre_ff_ln, *post_ff_ln, *pre_ff_ln2, *post_ff_ln1,
         *post_ff_ln2;
-    const float *wq, *wk, *wv, *wo, *q_norm, *k_norm;  // wv null on K=V layers
-    const float *gate, *up, *down;
-    const float *router, *router_scale, *per_expert_scale;
-    const float *gate_up, *edown;
+    // The matrices, packed once for gemm_nt (wv empty on K=V layers); experts one per expert.
+    cpu::PackedMatrix wq, wk, wv, wo, gate, up, down, router;
+    std::vector<cpu::PackedMatrix> gate_up, edown;
+    const float *q_norm, *k_norm, *router_scale, *per_expert_scale;
 };
 
 class CpuKvCache final : public ops::KvCacheState {
@@ -73,23 +73,27 @@ float* thread_scratch(int slot, size_t n) {
 }
 
 // y[n, out] = x[n, in] @ w[out, in]^T, spread over the pool (rows when there are many, else
-// output columns). gemm_nt gives every row the same bits whatever the split or n, so a
-// request's rows compute alike alone and inside a cross-request batch.
-void matmul_nt(util::ThreadPool& pool, const float* x, int64_t n, int64_t in, const float* w,
-               int64_t out, float* y) {
+// panels of output columns). gemm_nt gives every row the same bits whatever the split or n, so
+// a request's rows compute alike alone and inside a cross-request batch.
+void matmul_nt(util::ThreadPool& pool, const float* x, int64_t n, const cpu::PackedMatrix& w,
+               float* y) {
+    const int64_t out = w.n;
     if (n <= 0 || out <= 0) return;
     const int64_t threads = pool.size();
     if (n >= 16 * threads) {
         pool.parallel_chunks(n, [&](int64_t b, int64_t e) {
-            cpu::gemm_nt(x + b * in, in, w, in, y + b * out, out, e - b, out, in);
+            cpu::gemm_nt_packed(x + b * w.k, w.k, w, 0, out, y + b * out, out, e - b);
         });
     } else {
+        const int64_t width = std::max<int64_t>(1, w.width);
+        const int64_t panels = (out + width - 1) / width;
         pool.parallel_chunks(
-            out,
+            panels,
             [&](int64_t b, int64_t e) {
-                cpu::gemm_nt(x, in, w + b * in, in, y + b, out, n, e - b, in);
+                const int64_t j0 = b * width, j1 = std::min(out, e * width);
+                cpu::gemm_nt_packed(x, w.k, w, j0, j1, y + j0, out, n);
             },
-            64);
+            std::max<int64_t>(1, 64 / width));
     }
 }
 
@@ -107,9 +111,9 @@ class CpuOps final : public ops::Ops {
         head_ = w_->lm_head.data == w_->embed_tokens.data ? embed_ : f32(w_->lm_head);
         final_norm_ = f32(w_->final_norm);
         sc_pre_ = f32(w_->self_conditioning.pre_norm);
-        sc_gate_ = f32(w_->self_conditioning.gate_proj);
-        sc_up_ = f32(w_->self_conditioning.up_proj);
-        sc_down_ = f32(w_->self_conditioning.down_proj);
+        sc_gate_ = packed(w_->self_conditioning.gate_proj);
+        sc_up_ = packed(w_->self_conditioning.up_proj);
+        sc_down_ = packed(w_->self_conditioning.down_proj);
     }
 
     // Converts every layer's weights (f32 views in place, the rest converted); `step` after each
@@ -128,21 +132,21 @@ class CpuOps final : public ops::Ops {
             L.pre_ff_ln2 = f32(s.pre_feedforward_layernorm_2);
             L.post_ff_ln1 = f32(s.post_feedforward_layernorm_1);
             L.post_ff_ln2 = f32(s.post_feedforward_layernorm_2);
-            L.wq = f32(s.q_proj);
-            L.wk = f32(s.k_proj);
-            L.wv = s.v_proj.empty() ? nullptr : f32(s.v_proj);
-            L.wo = f32(s.o_proj);
+            L.wq = packed(s.q_proj);
+            L.wk = packed(s.k_proj);
+            if (!s.v_proj.empty()) L.wv = packed(s.v_proj);
+            L.wo = packed(s.o_proj);
             L.q_norm = f32(s.q_norm);
             L.k_norm = f32(s.k_norm);
-            L.gate = f32(s.mlp_gate);
-            L.up = f32(s.mlp_up);
-            L.down = f32(s.mlp_down);
-            L.router = f32(s.router_proj);
+            L.gate = packed(s.mlp_gate);
+            L.up = packed(s.mlp_up);
+            L.down = packed(s.mlp_down);
+            L.router = packed(s.router_proj);
             L.router_scale = f32(s.router_scale);
             L.per_expert_scale = f32(s.router_per_expert_scale);
-            L.gate_up = f32(s.experts_gate_up);
-            L.edown = f32(s.experts_down);
-            layers_.push_back(L);
+            L.gate_up = packed_experts(s.experts_gate_up);
+            L.edown = packed_experts(s.experts_down);
+            layers_.push_back(std::move(L));
             if (step && !step(double(l + 1) / c_.num_layers)) return false;
         }
         return true;
@@ -344,13 +348,12 @@ class CpuOps final : public ops::Ops {
 
     void project_qkv(int layer, Rows h_rows) override {
         const CpuLayer& L = layers_[static_cast<size_t>(layer)];
-        const int64_t N = h_rows.count, H = c_.hidden_size;
-        const int64_t qd = c_.num_heads * L.hd, kd = L.kv * L.hd;
+        const int64_t N = h_rows.count, kd = L.kv * L.hd;
         const float* h = row(h_rows, 0);
-        matmul_nt(pool_, h, N, H, L.wq, qd, q_.data());
-        matmul_nt(pool_, h, N, H, L.wk, kd, k_.data());
-        if (L.wv)
-            matmul_nt(pool_, h, N, H, L.wv, kd, v_.data());
+        matmul_nt(pool_, h, N, L.wq, q_.data());
+        matmul_nt(pool_, h, N, L.wk, k_.data());
+        if (!L.wv.empty())
+            matmul_nt(pool_, h, N, L.wv, v_.data());
         else
             std::memcpy(v_.data(), k_.data(), static_cast<size_t>(N * kd) * sizeof(float));
     }
@@ -458,27 +461,26 @@ class CpuOps final : public ops::Ops {
 
     void linear(int layer, ops::Matrix w, Rows in, Rows out) override {
         const CpuLayer& L = layers_[static_cast<size_t>(layer)];
-        const int64_t H = c_.hidden_size;
         if (w == ops::Matrix::o_proj)
-            matmul_nt(pool_, row(in, 0), in.count, c_.num_heads * L.hd, L.wo, H, row(out, 0));
+            matmul_nt(pool_, row(in, 0), in.count, L.wo, row(out, 0));
         else
-            matmul_nt(pool_, row(in, 0), in.count, H, L.router, c_.num_experts, row(out, 0));
+            matmul_nt(pool_, row(in, 0), in.count, L.router, row(out, 0));
     }
 
     void gated_mlp(int layer, ops::Mlp w, Rows in, Rows out) override {
-        const int64_t H = c_.hidden_size, I = c_.intermediate_size, N = in.count;
+        const int64_t I = c_.intermediate_size, N = in.count;
         const bool dense = w == ops::Mlp::dense;
         const CpuLayer* L = dense ? &layers_[static_cast<size_t>(layer)] : nullptr;
-        const float* gate = dense ? L->gate : sc_gate_;
-        const float* up = dense ? L->up : sc_up_;
-        const float* down = dense ? L->down : sc_down_;
+        const cpu::PackedMatrix& gate = dense ? L->gate : sc_gate_;
+        const cpu::PackedMatrix& up = dense ? L->up : sc_up_;
+        const cpu::PackedMatrix& down = dense ? L->down : sc_down_;
         float* g = g_.data();
         float* u = u_.data();
-        matmul_nt(pool_, row(in, 0), N, H, gate, I, g);
-        matmul_nt(pool_, row(in, 0), N, H, up, I, u);
+        matmul_nt(pool_, row(in, 0), N, gate, g);
+        matmul_nt(pool_, row(in, 0), N, up, u);
         pool_.parallel_chunks(N * I,
                               [&](int64_t b, int64_t e) { cpu::gelu_mul(&g[b], &u[b], e - b); });
-        matmul_nt(pool_, g, N, I, down, H, row(out, 0));
+        matmul_nt(pool_, g, N, down, row(out, 0));
     }
 
     void router_topk(int layer, Rows logits) override {
@@ -528,16 +530,16 @@ class CpuOps final : public ops::Ops {
                 const int64_t token = m[job.begin + i] / K;
                 std::memcpy(&in[i * H], &n2[token * H], static_cast<size_t>(H) * sizeof(float));
             }
-            const float* wgu = L.gate_up + job.expert * 2 * MI * H;
-            const float* wd = L.edown + job.expert * H * MI;
+            const cpu::PackedMatrix& wgu = L.gate_up[static_cast<size_t>(job.expert)];
+            const cpu::PackedMatrix& wd = L.edown[static_cast<size_t>(job.expert)];
             // gemm_nt: a token's expert output must not depend on which other tokens (of this
             // request or of others in the batch) chose the same expert.
-            cpu::gemm_nt(in, H, wgu, H, gu, 2 * MI, n, 2 * MI, H);
+            cpu::gemm_nt_packed(in, H, wgu, 0, 2 * MI, gu, 2 * MI, n);
             for (int64_t i = 0; i < n; ++i) {
                 std::memcpy(&act[i * MI], &gu[i * 2 * MI], static_cast<size_t>(MI) * sizeof(float));
                 cpu::gelu_mul(&act[i * MI], &gu[i * 2 * MI + MI], MI);
             }
-            cpu::gemm_nt(act, MI, wd, MI, y, H, n, H, MI);
+            cpu::gemm_nt_packed(act, MI, wd, 0, H, y, H, n);
             for (int64_t i = 0; i < n; ++i) {
                 const int64_t slot = m[job.begin + i];
                 const float wgt = top_w_[slot];
@@ -733,13 +735,41 @@ class CpuOps final : public ops::Ops {
         return owned_.back()->data();
     }
 
+    template <class Fn>
+    auto with_f32(const TensorView& t, Fn&& fn) {
+        if (!t.quantized && t.dtype == DType::F32 &&
+            reinterpret_cast<uintptr_t>(t.data) % alignof(float) == 0)
+            return fn(reinterpret_cast<const float*>(t.data));
+        std::vector<float> tmp(static_cast<size_t>(t.numel()));
+        model::tensor_to_float(t, tmp.data());
+        return fn(tmp.data());
+    }
+
+    // A 2-D weight [n][k] packed for gemm_nt; converted through a temporary when it is not f32
+    // (the packed copy is the only one kept).
+    cpu::PackedMatrix packed(const TensorView& t) {
+        return with_f32(
+            t, [&](const float* w) { return cpu::pack_matrix(w, t.shape[0], t.shape[1]); });
+    }
+
+    // A 3-D expert weight [E][n][k]: one packed matrix per expert.
+    std::vector<cpu::PackedMatrix> packed_experts(const TensorView& t) {
+        return with_f32(t, [&](const float* w) {
+            const int64_t E = t.shape[0], n = t.shape[1], k = t.shape[2];
+            std::vector<cpu::PackedMatrix> out;
+            for (int64_t e = 0; e < E; ++e) out.push_back(cpu::pack_matrix(w + e * n * k, n, k));
+            return out;
+        });
+    }
+
     std::shared_ptr<const ModelWeights> w_;
     const ModelConfig& c_;
     util::ThreadPool pool_;
     std::vector<std::unique_ptr<std::vector<float>>> owned_;
     std::vector<CpuLayer> layers_;
     const float *embed_ = nullptr, *head_ = nullptr, *final_norm_ = nullptr;
-    const float *sc_pre_ = nullptr, *sc_gate_ = nullptr, *sc_up_ = nullptr, *sc_down_ = nullptr;
+    const float* sc_pre_ = nullptr;
+    cpu::PackedMatrix sc_gate_, sc_up_, sc_down_;
     std::vector<std::vector<float>> rope_freqs_;  // distinct inv_freq vectors of the layers
 
     // The workspace: sized by begin_pass, kept between passes.

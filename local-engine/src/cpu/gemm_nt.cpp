@@ -328,6 +328,47 @@ void gemm_nt(const float* x, int64_t ldx, const float* w, int64_t ldw, float* y,
     gemm_nt(best_gemm_isa(), x, ldx, w, ldw, y, ldy, m, n, k);
 }
 
+PackedMatrix pack_matrix(const float* w, int64_t n, int64_t k) {
+    PackedMatrix p;
+    p.n = n;
+    p.k = k;
+    const GemmIsa isa = best_gemm_isa();
+#ifdef DS_GEMM_X86
+    if (isa != GemmIsa::portable) {
+        p.width =
+            isa == GemmIsa::avx512 ? Tiles<GemmIsa::avx512>::kWidth : Tiles<GemmIsa::avx2>::kWidth;
+        const int64_t panels = (n + p.width - 1) / p.width;
+        p.data.resize(static_cast<size_t>(panels * k * p.width));
+        for (int64_t q = 0; q < panels; ++q)
+            pack_panel(w + q * p.width * k, k, std::min(p.width, n - q * p.width), k, p.width,
+                       p.data.data() + q * k * p.width);
+        return p;
+    }
+#endif
+    p.data.assign(w, w + n * k);
+    return p;
+}
+
+void gemm_nt_packed(const float* x, int64_t ldx, const PackedMatrix& w, int64_t j0, int64_t j1,
+                    float* y, int64_t ldy, int64_t m) {
+    if (m <= 0 || j1 <= j0) return;
+    if (w.width == 0)
+        return gemm_nt(GemmIsa::portable, x, ldx, w.data.data() + j0 * w.k, w.k, y, ldy, m, j1 - j0,
+                       w.k);
+#ifdef DS_GEMM_X86
+    for (int64_t c = j0; c < j1; c += w.width) {
+        const float* panel = w.data.data() + (c / w.width) * w.k * w.width;
+        const int64_t cols = std::min(w.width, j1 - c);
+        if (w.width == Tiles<GemmIsa::avx512>::kWidth)
+            rows_by_panel<GemmIsa::avx512>(x, ldx, panel, w.width, y + (c - j0), ldy, m, w.k, cols,
+                                           false);
+        else
+            rows_by_panel<GemmIsa::avx2>(x, ldx, panel, w.width, y + (c - j0), ldy, m, w.k, cols,
+                                         false);
+    }
+#endif
+}
+
 void gemm_nn(GemmIsa isa, const float* x, int64_t ldx, const float* b, int64_t ldb, float* y,
              int64_t ldy, int64_t m, int64_t n, int64_t k, bool accumulate) {
     if (m <= 0 || n <= 0) return;

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace engine::cpu {
 
@@ -29,6 +30,23 @@ void gemm_nt(const float* x, int64_t ldx, const float* w, int64_t ldw, float* y,
              int64_t m, int64_t n, int64_t k);
 void gemm_nt(GemmIsa isa, const float* x, int64_t ldx, const float* w, int64_t ldw, float* y,
              int64_t ldy, int64_t m, int64_t n, int64_t k);
+
+// A weight matrix W [n][k] packed once, at load, into the k-major panels gemm_nt would otherwise
+// build on every call (for the fastest instruction set; a plain row-major copy where there is
+// no vector path). The same values in the same order per output: products with it have the
+// bits of gemm_nt on W.
+struct PackedMatrix {
+    std::vector<float> data;  // panels [ceil(n / width)][k][width], zero-padded; or [n][k]
+    int64_t n = 0, k = 0;
+    int64_t width = 0;  // outputs per panel; 0: row-major
+    bool empty() const { return n == 0; }
+};
+PackedMatrix pack_matrix(const float* w, int64_t n, int64_t k);
+
+// y[i * ldy + (j - j0)] = sum_k x[i * ldx + k] * W[j][k] for outputs j in [j0, j1) of a packed W;
+// j0 must start a panel (a multiple of w.width). Single-threaded, as gemm_nt.
+void gemm_nt_packed(const float* x, int64_t ldx, const PackedMatrix& w, int64_t j0, int64_t j1,
+                    float* y, int64_t ldy, int64_t m);
 
 // y[i * ldy + j] (+)= sum_k x[i * ldx + k] * b[k * ldb + j] (y = x B, B row-major [k][n]; the
 // chain starts from y's value when `accumulate`, else from zero). Attention's probabilities
