@@ -109,6 +109,10 @@ class CpuOps final : public ops::Ops {
         : w_(std::move(weights)), c_(w_->config), pool_(threads) {
         embed_ = f32(w_->embed_tokens);
         head_ = w_->lm_head.data == w_->embed_tokens.data ? embed_ : f32(w_->lm_head);
+        // The readout's products sweep the whole head for a handful of rows, where packing its
+        // panels on every call cost as much as the products; packed once it costs memory
+        // (vocab x hidden floats beside the row-major copy the embedding lookups read).
+        head_packed_ = cpu::pack_matrix(head_, c_.vocab_size, c_.hidden_size);
         final_norm_ = f32(w_->final_norm);
         sc_pre_ = f32(w_->self_conditioning.pre_norm);
         sc_gate_ = packed(w_->self_conditioning.gate_proj);
@@ -579,7 +583,7 @@ class CpuOps final : public ops::Ops {
         const int64_t chunk = 4096;
         pool_.parallel_for((V + chunk - 1) / chunk, [&](int64_t ci) {
             const int64_t b = ci * chunk, e = std::min(V, b + chunk);
-            cpu::gemm_nt(h.data(), H, head_ + b * H, H, out.data() + b, V, N, e - b, H);
+            cpu::gemm_nt_packed(h.data(), H, head_packed_, b, e, out.data() + b, V, N);
             for (int64_t t = 0; t < N; ++t)
                 cpu::softcap_inplace(out.data() + t * V + b, e - b, cap);
         });
@@ -611,7 +615,7 @@ class CpuOps final : public ops::Ops {
             const int64_t b = ci * chunk, e = std::min(V, b + chunk), n = e - b;
             float* Lg = thread_scratch(0, static_cast<size_t>(Q * n));
             // gemm_nt: a query's logits do not depend on how many others share the sweep.
-            cpu::gemm_nt(h.data(), H, head_ + b * H, H, Lg, n, Q, n, H);
+            cpu::gemm_nt_packed(h.data(), H, head_packed_, b, e, Lg, n, Q);
             for (int64_t i = 0; i < Q; ++i) {
                 float* r = &Lg[i * n];
                 cpu::softcap_inplace(r, n, cap);
@@ -768,6 +772,7 @@ class CpuOps final : public ops::Ops {
     std::vector<std::unique_ptr<std::vector<float>>> owned_;
     std::vector<CpuLayer> layers_;
     const float *embed_ = nullptr, *head_ = nullptr, *final_norm_ = nullptr;
+    cpu::PackedMatrix head_packed_;
     const float* sc_pre_ = nullptr;
     cpu::PackedMatrix sc_gate_, sc_up_, sc_down_;
     std::vector<std::vector<float>> rope_freqs_;  // distinct inv_freq vectors of the layers

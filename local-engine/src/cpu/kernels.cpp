@@ -14,18 +14,6 @@
 
 namespace engine::cpu {
 
-void rmsnorm(const float* x, const float* weight, int64_t dim, double eps, float* y) {
-    double ss = 0;
-    for (int64_t i = 0; i < dim; ++i) ss += static_cast<double>(x[i]) * x[i];
-    // The reference: x * pow(mean(x^2) + eps, -0.5) in fp32, then * weight.
-    const float inv = static_cast<float>(1.0 / std::sqrt(ss / static_cast<double>(dim) + eps));
-    if (weight) {
-        for (int64_t i = 0; i < dim; ++i) y[i] = (x[i] * inv) * weight[i];
-    } else {
-        for (int64_t i = 0; i < dim; ++i) y[i] = x[i] * inv;
-    }
-}
-
 float gelu_tanh(float x) {
     const float k = 0.7978845608028654f;  // sqrt(2/pi)
     return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
@@ -138,6 +126,33 @@ __attribute__((target("avx512f"))) void scale_avx512(float* x, int64_t n, float 
     }
 }
 
+// sum of x^2 in double, as the scalar rmsnorm (a fixed order per row: lanes, then their sum).
+__attribute__((target("avx512f"))) double sum_squares_avx512(const float* x, int64_t n) {
+    __m512d lo = _mm512_setzero_pd(), hi = _mm512_setzero_pd();
+    for (int64_t i = 0; i < n; i += 16) {
+        const __m512 v = _mm512_maskz_loadu_ps(tail_mask(n - i), x + i);
+        const __m512d a = _mm512_cvtps_pd(_mm512_castps512_ps256(v));
+        const __m512d b =
+            _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
+        lo = _mm512_fmadd_pd(a, a, lo);
+        hi = _mm512_fmadd_pd(b, b, hi);
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(lo, hi));
+}
+
+// y = (x * s) [* weight], rounding as the scalar code: the product by s first.
+__attribute__((target("avx512f"))) void scale_rows_avx512(const float* x, float s,
+                                                          const float* weight, int64_t n,
+                                                          float* y) {
+    const __m512 sv = _mm512_set1_ps(s);
+    for (int64_t i = 0; i < n; i += 16) {
+        const __mmask16 k = tail_mask(n - i);
+        __m512 v = _mm512_mul_ps(_mm512_maskz_loadu_ps(k, x + i), sv);
+        if (weight) v = _mm512_mul_ps(v, _mm512_maskz_loadu_ps(k, weight + i));
+        _mm512_mask_storeu_ps(y + i, k, v);
+    }
+}
+
 __attribute__((target("avx512f"))) void softcap_avx512(float* x, int64_t n, float cap) {
     const __m512 inv = _mm512_set1_ps(1.0f / cap), c = _mm512_set1_ps(cap),
                  lo = _mm512_set1_ps(-9.0f), hi = _mm512_set1_ps(9.0f), one = _mm512_set1_ps(1.0f),
@@ -180,6 +195,25 @@ VectorIsa vector_isa() {
 #endif
 
 }  // namespace
+
+void rmsnorm(const float* x, const float* weight, int64_t dim, double eps, float* y) {
+#ifdef DS_KERNELS_X86
+    if (vector_isa() == VectorIsa::avx512) {
+        const float inv = static_cast<float>(
+            1.0 / std::sqrt(sum_squares_avx512(x, dim) / static_cast<double>(dim) + eps));
+        return scale_rows_avx512(x, inv, weight, dim, y);
+    }
+#endif
+    double ss = 0;
+    for (int64_t i = 0; i < dim; ++i) ss += static_cast<double>(x[i]) * x[i];
+    // The reference: x * pow(mean(x^2) + eps, -0.5) in fp32, then * weight.
+    const float inv = static_cast<float>(1.0 / std::sqrt(ss / static_cast<double>(dim) + eps));
+    if (weight) {
+        for (int64_t i = 0; i < dim; ++i) y[i] = (x[i] * inv) * weight[i];
+    } else {
+        for (int64_t i = 0; i < dim; ++i) y[i] = x[i] * inv;
+    }
+}
 
 void gelu_mul(float* a, const float* b, int64_t n) {
 #ifdef DS_KERNELS_X86
