@@ -12,7 +12,8 @@
 //
 // Usage: bench-engine_vs_reference [--model DIR] [--threads N] [--repeat K] [--prompt-tokens P]
 //                                  [--gen-width W] [--engine-only]
-// --engine-only times the engine's slot read alone (no reference, no generation): for profiling.
+// --engine-only times the engine's slot read and generation pass alone (no reference): for
+// profiling.
 // Without --model it makes (once) the `small` preset with `dgem make-tiny-model`.
 
 #include <cblas.h>
@@ -489,6 +490,15 @@ int main(int argc, char** argv) {
         std::printf("engine    : %9.2f ms wall (encode %.2f, decode %.2f, readout %.2f)\n",
                     engine_best, best_timings.encode_ms, best_timings.decode_ms,
                     best_timings.readout_ms);
+        auto weights = engine::model::load_model_weights(model_dir);
+        if (!weights) die("engine weights: " + weights.error().message);
+        auto backend = engine::backend::make_cpu_backend(weights.value(), o.threads);
+        if (!backend) die("engine backend: " + backend.error().message);
+        std::vector<TokenId> ids;
+        const PassTiming pass =
+            engine_generation_pass(**backend, w.request.prompt_ids, o.gen_width, o.repeat, ids,
+                                   nullptr);
+        std::printf("generation: %9.2f ms wall per pass at W %d\n", pass.wall_ms, o.gen_width);
         return 0;
     }
     const nlohmann::json ref = run_reference(model_dir, w, o);

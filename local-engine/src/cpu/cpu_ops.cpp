@@ -249,41 +249,44 @@ class CpuOps final : public ops::Ops {
                             Rows out) override {
         const int64_t H = c_.hidden_size, V = c_.vocab_size, N = out.count;
         float* soft = row(out, 0);
-        const int64_t block = 8;
-        // One probability buffer per pool thread, kept between calls: fresh 8 MB buffers per
-        // block cost more in page faults and zeroing than the softmax itself.
+        std::fill(soft, soft + N * H, 0.0f);
+        // Rows in groups (the probabilities of a group are held at once: 64 rows of a 262,144
+        // vocabulary are 64 MB, kept between calls), and within a group every row against the
+        // whole embedding table, so the 268 MB table is read once per group rather than once per
+        // few rows.
+        constexpr int64_t kGroup = 64;
         std::lock_guard<std::mutex> lock(scratch_mutex_);
-        if (scratch_.size() < static_cast<size_t>(pool_.size()))
-            scratch_.resize(static_cast<size_t>(pool_.size()));
-        std::atomic<int> next_buffer{0};
-        pool_.parallel_chunks((N + block - 1) / block, [&](int64_t cb, int64_t ce) {
-            std::vector<float>& p = scratch_[static_cast<size_t>(next_buffer++)];
-            if (p.size() < static_cast<size_t>(block * V)) p.resize(static_cast<size_t>(block * V));
-            for (int64_t bi = cb; bi < ce; ++bi) {
-                const int64_t b = bi * block, e = std::min(N, b + block), n = e - b;
-                std::memcpy(p.data(), logits + b * V, static_cast<size_t>(n * V) * sizeof(float));
-                for (int64_t i = 0; i < n; ++i) {
-                    cpu::softmax_inplace(&p[i * V], V);
-                    if (round_probs_bf16)
-                        for (int64_t j = 0; j < V; ++j)
-                            p[i * V + j] = model::bf16_to_float(model::float_to_bf16(p[i * V + j]));
-                }
-                // Probabilities x embeddings, summed over the vocabulary in slices whose
-                // partial sums are then added: one fp32 chain over all 262,144 entries would
-                // carry a rounding error ~16x that of slices of 2,048 (seen: 2e-4 against the
-                // reference's 1e-4 bound).
-                float* part = thread_scratch(1, static_cast<size_t>(n * H));
-                float* o = &soft[b * H];
-                std::fill(o, o + n * H, 0.0f);
-                constexpr int64_t kSlice = 2048;
+        reserve_at_least(probs_, static_cast<size_t>(std::min(N, kGroup) * V));
+        for (int64_t g0 = 0; g0 < N; g0 += kGroup) {
+            const int64_t n = std::min(kGroup, N - g0);
+            float* p = probs_.data();
+            pool_.parallel_for(n, [&](int64_t i) {
+                float* r = p + i * V;
+                std::memcpy(r, logits + (g0 + i) * V, static_cast<size_t>(V) * sizeof(float));
+                cpu::softmax_inplace(r, V);
+                if (round_probs_bf16)
+                    for (int64_t j = 0; j < V; ++j)
+                        r[j] = model::bf16_to_float(model::float_to_bf16(r[j]));
+            });
+            // Probabilities x embeddings, output columns split over the pool in 32-wide strips,
+            // summed over the vocabulary in slices whose partial sums are then added: one fp32
+            // chain over all 262,144 entries would carry a rounding error ~16x that of slices of
+            // 2,048 (seen: 2e-4 against the reference's 1e-4 bound).
+            constexpr int64_t kStrip = 32, kSlice = 2048;
+            float* o = soft + g0 * H;
+            pool_.parallel_chunks((H + kStrip - 1) / kStrip, [&](int64_t sb, int64_t se) {
+                const int64_t c0 = sb * kStrip, nc = std::min(H, se * kStrip) - c0;
+                float* part = thread_scratch(1, static_cast<size_t>(n * nc));
                 for (int64_t v0 = 0; v0 < V; v0 += kSlice) {
-                    cpu::gemm_nn(p.data() + v0, V, embed_ + v0 * H, H, part, H, n, H,
+                    cpu::gemm_nn(p + v0, V, embed_ + v0 * H + c0, H, part, nc, n, nc,
                                  std::min(kSlice, V - v0), false);
-                    for (int64_t t = 0; t < n * H; ++t) o[t] += part[t];
+                    for (int64_t i = 0; i < n; ++i)
+                        for (int64_t c = 0; c < nc; ++c) o[i * H + c0 + c] += part[i * nc + c];
                 }
-                for (int64_t t = 0; t < n * H; ++t) o[t] *= scale;
-            }
-        });
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t c = 0; c < nc; ++c) o[i * H + c0 + c] *= scale;
+            });
+        }
         return {};
     }
 
@@ -785,7 +788,7 @@ class CpuOps final : public ops::Ops {
     std::vector<std::vector<int64_t>> members_;            // per expert: its (token, slot) pairs
     std::vector<Job> jobs_;
     std::mutex scratch_mutex_;
-    std::vector<std::vector<float>> scratch_;  // per pool thread, self-conditioning softmax
+    std::vector<float> probs_;  // self-conditioning probabilities of one row group
 };
 
 }  // namespace
