@@ -306,8 +306,8 @@ std::string pinned_python(const Options& o) {
     // regions, and OpenMP's idle workers spin by default, taking the very cores OpenBLAS's
     // threads need (seen at 2 threads: 1,930 ms spinning against 786 ms passive).
     return "env OMP_NUM_THREADS=" + n + " OPENBLAS_NUM_THREADS=" + n + " MKL_NUM_THREADS=" + n +
-           " OMP_WAIT_POLICY=PASSIVE" +
-           " taskset -c 0-" + std::to_string(o.threads - 1) + " /usr/bin/python3 ";
+           " OMP_WAIT_POLICY=PASSIVE" + " taskset -c 0-" + std::to_string(o.threads - 1) +
+           " /usr/bin/python3 ";
 }
 
 // OpenBLAS picks its kernels once, when it loads, from the CPU it recognises; the 0.3.21 Debian
@@ -499,9 +499,8 @@ int main(int argc, char** argv) {
         auto backend = engine::backend::make_cpu_backend(weights.value(), o.threads);
         if (!backend) die("engine backend: " + backend.error().message);
         std::vector<TokenId> ids;
-        const PassTiming pass =
-            engine_generation_pass(**backend, w.request.prompt_ids, o.gen_width, o.repeat, ids,
-                                   nullptr);
+        const PassTiming pass = engine_generation_pass(**backend, w.request.prompt_ids, o.gen_width,
+                                                       o.repeat, ids, nullptr);
         std::printf("generation: %9.2f ms wall per pass at W %d\n", pass.wall_ms, o.gen_width);
         return 0;
     }
