@@ -9,6 +9,7 @@
 #include <thread>
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include "server/request_checks.h"
 #include "server_routes.h"
@@ -269,6 +270,17 @@ Result<void> DecisionServer::start() {
     http.Post("/v1/systemone", post(&server::Routes::systemone));
     http.Post("/invoke/v1/systemone", post(&server::Routes::systemone));
 
+    // httplib listens with a backlog of 5 (CPPHTTPLIB_LISTEN_BACKLOG, fixed in Debian's build of
+    // the library): 32 clients connecting at once overflowed it, and each dropped SYN cost its
+    // client a 1 s retransmission (the p95 of bench-serve's 32-client row). The listening socket
+    // is caught as it is made, and its backlog raised once it is bound.
+    auto listening = std::make_shared<std::atomic<socket_t>>(INVALID_SOCKET);
+    http.set_socket_options([listening](socket_t sock) {
+        httplib::default_socket_options(sock);
+        socket_t none = INVALID_SOCKET;
+        listening->compare_exchange_strong(none, sock);
+    });
+
     bool bound = false;
     if (s.options.port == 0) {
         s.bound_port = http.bind_to_any_port(s.options.host);
@@ -281,6 +293,7 @@ Result<void> DecisionServer::start() {
         return engine::bad_input("cannot listen on " + s.options.host + ":" +
                                  std::to_string(s.options.port) +
                                  " (in use, or not an address of this machine)");
+    if (const socket_t sock = listening->load(); sock != INVALID_SOCKET) ::listen(sock, SOMAXCONN);
     s.running = true;
     s.listener = std::thread([self] {
         self->http.listen_after_bind();
