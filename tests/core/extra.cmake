@@ -65,3 +65,8 @@ if(TARGET core_tst_cli)
   set_tests_properties(core_tst_cli PROPERTIES TIMEOUT 1800
                        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=1200000")
 endif()
+
+# The HTTP client's tests run a loopback cpp-httplib server of their own.
+if(TARGET core_tst_http_client)
+  target_link_libraries(core_tst_http_client PRIVATE PkgConfig::HTTPLIB)
+endif()
