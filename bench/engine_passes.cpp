@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "backend/compute_backend.h"
+#include "first_pass.h"
 #include "model/weights.h"
 
 namespace fs = std::filesystem;
@@ -127,13 +128,9 @@ int main(int argc, char** argv) {
     batch.rows = 1;
     batch.width = width;
     batch.ids = canvas;
-    std::vector<float> sc, logits;
-    {
-        auto first = be.decode(**cache, batch, cancel);
-        if (!first) die("decode: " + first.error().message);
-        if (auto r = be.logits(**first, sc); !r) die("logits: " + r.error().message);
-        for (float& v : sc) v /= 0.8f;
-    }
+    auto first = first_pass_logits(be, **cache, batch, cancel);
+    if (!first) die("first pass: " + first.error().message);
+    std::vector<float> sc = std::move(*first), logits;
     batch.self_conditioning_logits = sc.data();
     std::vector<double> pass_ms;
     for (int rep = 0; rep <= o.repeat; ++rep) {

@@ -39,6 +39,7 @@
 #include "backend/compute_backend.h"
 #include "cpu/gemm_nt.h"  // the generation pass drives the CPU backend directly
 #include "engine/engine.h"
+#include "first_pass.h"
 #include "model/weights.h"
 
 namespace fs = std::filesystem;
@@ -384,13 +385,9 @@ PassTiming engine_generation_pass(engine::backend::ComputeBackend& be,
     batch.rows = 1;
     batch.width = width;
     batch.ids = ids_out;
-    std::vector<float> sc, z;
-    {
-        auto first = be.decode(**cache, batch, cancel);
-        if (!first) die("engine decode: " + first.error().message);
-        if (auto r = be.logits(**first, sc); !r) die("engine logits: " + r.error().message);
-        for (float& v : sc) v /= 0.8f;
-    }
+    auto first = first_pass_logits(be, **cache, batch, cancel);
+    if (!first) die("engine first pass: " + first.error().message);
+    std::vector<float> sc = std::move(*first), z;
     batch.self_conditioning_logits = sc.data();
     PassTiming best;
     for (int rep = 0; rep < repeat + 1; ++rep) {
