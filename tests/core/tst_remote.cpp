@@ -495,9 +495,13 @@ class TestRemote : public QObject {
         o.max_inflight = 2;
         core::DecisionServer server(local_, o, engine_);
         QVERIFY(server.start().ok());
+        const uint64_t reads0 = engine_->scheduler_stats().reads;
         auto before = rawDecide(server);
         QVERIFY(before.ok());
         QCOMPARE(before->status, 200);
+        const uint64_t reads_per_decision = engine_->scheduler_stats().reads - reads0;
+        QVERIFY(reads_per_decision > 0);
+        const uint64_t reads1 = engine_->scheduler_stats().reads;
         json body{{"messages", json::array({{{"role", "system"}, {"content", kSchema}},
                                             {{"role", "user"}, {"content", kState.dump()}}})}};
         const std::string text = body.dump();
@@ -511,6 +515,11 @@ class TestRemote : public QObject {
             QVERIFY(::send(fd, request.data(), request.size(), MSG_NOSIGNAL) > 0);
             ::close(fd);  // gone before any reply (half the bodies cut short too)
         }
+        // The four whole bodies are decided although their clients are gone; until those reads
+        // have run, "nothing in flight" could also mean "not admitted yet" (a poll right after
+        // the sends can come first), so the counts are checked only after them.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            engine_->scheduler_stats().reads >= reads1 + 4 * reads_per_decision, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(healthOf(server).value("inflight", -1) == 0 &&
                                      healthOf(server).value("queued", -1) == 0,
                                  60000);
