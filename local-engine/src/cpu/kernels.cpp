@@ -7,8 +7,10 @@
 #if defined(__x86_64__) || defined(__i386__)
 // GCC 12's AVX-512 headers start some intrinsics (roundscale, cvtps, extract) from
 // _mm*_undefined_*(), which -Wmaybe-uninitialized misreads once inlined (GCC bug 105593).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
 #include <immintrin.h>
 #endif
 
