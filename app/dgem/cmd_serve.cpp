@@ -64,6 +64,8 @@ int run_serve(const cli::Args& args) {
                                        ": expected a count, 0 for no bound");
         }
     }
+    engine_options.batching.max_reads = options->batch_max_reads;
+    engine_options.batching.max_wait_ms = options->batch_wait_ms;
     static std::mutex log_mutex;
     if (!args.has("quiet"))
         options->access_log = [](const std::string& line) {
@@ -123,7 +125,9 @@ DGEM_COMMAND(serve) {
         "(decisions at once, default 8), MAX_QUEUE (waiting, default 256; past it 503 at once),\n"
         "INFLIGHT_WAIT_S (longest wait in the queue before 503, default 30), DEFAULT_SAMPLES,\n"
         "DEFAULT_LAYOUT, DEFAULT_ISOLATE, DEFAULT_SEED_TOKEN, MAX_MODEL_LEN, HTTP_IDLE_TIMEOUT,\n"
-        "MAX_BODY_BYTES. SIGTERM/SIGINT: queued requests get 503, requests in\n"
+        "MAX_BODY_BYTES, MAX_BATCH_READS (slot reads the engine batches together, default 32;\n"
+        "1: none), BATCH_WAIT_MS (longest wait to fill a batch, default 1). /health reports the\n"
+        "engine's batches and reads. SIGTERM/SIGINT: queued requests get 503, requests in\n"
         "flight finish, then exit 0.",
         options,
         run_serve};

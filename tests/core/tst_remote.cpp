@@ -205,7 +205,19 @@ class TestRemote : public QObject {
             QCOMPARE(body["ready"], true);
             QCOMPARE(body["model"], "tiny");
             QVERIFY(body["device"].get<std::string>().find("cpu") != std::string::npos);
+            // The engine's scheduler counts: nothing waits between tests.
+            QVERIFY(body["batching"]["reads"].is_number_unsigned());
+            QCOMPARE(body["batching"]["waiting"], 0);
         }
+        // A decision is one more read (or more, one per noise row batch) in the counts.
+        const auto reads = [&] {
+            auto r = core::HttpTransport().get(
+                core::server_root(url(*open_).toStdString()) + "/health", {});
+            return r.ok() ? json::parse(r->body)["batching"]["reads"].get<uint64_t>() : 0;
+        };
+        const uint64_t before = reads();
+        QVERIFY(rawDecide(*open_).ok());
+        QVERIFY(reads() > before);
         auto run = dgem({"health", "-u", url(*open_)});
         QCOMPARE(run.code, 0);
         QVERIFY2(run.out.contains("ready"), qPrintable(run.out));

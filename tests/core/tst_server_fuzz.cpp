@@ -607,20 +607,30 @@ class TestServerFuzz : public QObject {
                 return it->second;
             };
         };
-        auto parsed = core::ServerOptions::from_environment(
-            env({{"MAX_TOKENS", "100"}, {"GENERATION_TIMEOUT_S", "2.5"}}), {});
+        auto parsed = core::ServerOptions::from_environment(env({{"MAX_TOKENS", "100"},
+                                                                 {"GENERATION_TIMEOUT_S", "2.5"},
+                                                                 {"MAX_BATCH_READS", "4"},
+                                                                 {"BATCH_WAIT_MS", "0.5"}}),
+                                                            {});
         QVERIFY(parsed.ok());
         QCOMPARE(parsed->max_tokens, 100);
         QCOMPARE(parsed->generation_timeout_s, 2.5);
+        QCOMPARE(parsed->batch_max_reads, 4);
+        QCOMPARE(parsed->batch_wait_ms, 0.5);
         auto defaults = core::ServerOptions::from_environment(env({}), {});
         QVERIFY(defaults.ok());
         QCOMPARE(defaults->max_tokens, 4096);
         QCOMPARE(defaults->generation_timeout_s, 120.0);
+        QCOMPARE(defaults->batch_max_reads, 32);
+        QCOMPARE(defaults->batch_wait_ms, 1.0);
         for (auto [k, v] :
              std::vector<std::pair<std::string, std::string>>{{"MAX_TOKENS", "0"},
                                                               {"MAX_TOKENS", "ten"},
                                                               {"GENERATION_TIMEOUT_S", "-1"},
-                                                              {"GENERATION_TIMEOUT_S", "5s"}}) {
+                                                              {"GENERATION_TIMEOUT_S", "5s"},
+                                                              {"MAX_BATCH_READS", "0"},
+                                                              {"BATCH_WAIT_MS", "-1"},
+                                                              {"BATCH_WAIT_MS", "fast"}}) {
             auto bad = core::ServerOptions::from_environment(env({{k, v}}), {});
             QVERIFY(!bad.ok());
             QVERIFY2(bad.error().message.find(k) != std::string::npos, bad.error().message.c_str());

@@ -41,18 +41,21 @@ struct ServerOptions {
                                      // (and what one without max_tokens gets, at most 256)
     double generation_timeout_s = 120;  // GENERATION_TIMEOUT_S: wall time of one generation;
                                         // past it the answer ends, finish_reason "length"
-    int idle_timeout_s = 5;          // HTTP_IDLE_TIMEOUT: keep-alive idle seconds
-    size_t body_limit = 8u << 20;    // MAX_BODY_BYTES: larger bodies get 413
-    int threads = 64;                // connection workers (keep-alive clients hold one each)
-    std::string model_name;          // reported in /health and replies
-    std::string version;             // reported in /health
+    int idle_timeout_s = 5;             // HTTP_IDLE_TIMEOUT: keep-alive idle seconds
+    size_t body_limit = 8u << 20;       // MAX_BODY_BYTES: larger bodies get 413
+    int threads = 64;                   // connection workers (keep-alive clients hold one each)
+    // The local engine's cross-request batching (engine::BatchSettings), for whoever opens it:
+    int batch_max_reads = 32;    // MAX_BATCH_READS: slot reads in one batch (1: no batching)
+    double batch_wait_ms = 1.0;  // BATCH_WAIT_MS: longest wait of a batch of two or more
+    std::string model_name;      // reported in /health and replies
+    std::string version;         // reported in /health
     // One line per request, without secrets; null: no access log.
     std::function<void(const std::string&)> access_log;
 
     // Reads PORT, API_KEY, DGEM_SERVER_KEY, MAX_INFLIGHT, MAX_QUEUE, INFLIGHT_WAIT_S,
     // DEFAULT_SAMPLES, DEFAULT_LAYOUT,
     // DEFAULT_ISOLATE, DEFAULT_SEED_TOKEN, MAX_MODEL_LEN, MAX_TOKENS, GENERATION_TIMEOUT_S,
-    // HTTP_IDLE_TIMEOUT, MAX_BODY_BYTES over
+    // HTTP_IDLE_TIMEOUT, MAX_BODY_BYTES, MAX_BATCH_READS, BATCH_WAIT_MS over
     // `base`. A bad value is an error naming the variable and what is accepted.
     static Result<ServerOptions> from_environment(const EnvLookup& env, const ServerOptions& base);
 };

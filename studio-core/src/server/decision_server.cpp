@@ -68,6 +68,15 @@ Result<ServerOptions> ServerOptions::from_environment(const EnvLookup& env,
         o.generation_timeout_s = t;
     }
     if (auto r = integer("HTTP_IDLE_TIMEOUT", o.idle_timeout_s, 1, 3600); !r) return r.error();
+    if (auto r = integer("MAX_BATCH_READS", o.batch_max_reads, 1, 1024); !r) return r.error();
+    if (auto v = env("BATCH_WAIT_MS"); v && !v->empty()) {
+        char* end = nullptr;
+        const double t = std::strtod(v->c_str(), &end);
+        if (end != v->c_str() + v->size() || !(t >= 0) || t > 1000)
+            return engine::bad_input("BATCH_WAIT_MS=" + *v +
+                                     ": expected milliseconds from 0 to 1000");
+        o.batch_wait_ms = t;
+    }
     int body_limit = static_cast<int>(std::min<size_t>(o.body_limit, 1u << 30));
     if (auto r = integer("MAX_BODY_BYTES", body_limit, 1024, 1 << 30); !r) return r.error();
     o.body_limit = static_cast<size_t>(body_limit);

@@ -216,6 +216,13 @@ void Routes::health(httplib::Response& res) {
     if (engine_) {
         body["canvas_length"] = engine_->info().canvas_length;
         body["vocab_size"] = engine_->info().vocab_size;
+        // The engine's scheduler: read batches run so far and what waits for the engine now.
+        const engine::SchedulerStats st = engine_->scheduler_stats();
+        body["batching"] = {{"batches", st.batches},
+                            {"reads", st.reads},
+                            {"largest_batch", st.largest_batch},
+                            {"generation_steps", st.generation_units},
+                            {"waiting", st.queued}};
     }
     body["max_tokens"] = options_.max_tokens;
     body["generation_timeout_s"] = options_.generation_timeout_s;
