@@ -269,10 +269,10 @@ class CpuOps final : public ops::Ops {
                         r[j] = model::bf16_to_float(model::float_to_bf16(r[j]));
             });
             // Probabilities x embeddings, summed over the vocabulary in slices whose partial sums
-            // are then added (one fp32 chain over all 262,144 entries would carry a rounding
-            // error ~16x that of 2,048-long slices; seen: 2e-4 against the reference's 1e-4
-            // bound). A slice of the table (512 rows x hidden) fits in L2: its 32-wide column
-            // strips, split over the pool, then read it once from memory, front to back.
+            // are then added (one fp32 chain over all 262,144 entries carried 2e-4 of rounding
+            // error against the reference's 1e-4 bound; slices give ~2.5e-5). A slice of the table
+            // (512 rows x hidden) fits in L2: its 32-wide column strips, split over the pool, then
+            // read it once from memory, front to back.
             constexpr int64_t kStrip = 32, kSlice = 512;
             float* o = soft + g0 * H;
             const int64_t strips = (H + kStrip - 1) / kStrip;
@@ -733,10 +733,16 @@ class CpuOps final : public ops::Ops {
 
     // fp32 pointer to a tensor: in place when the file holds aligned F32, else a converted copy
     // (quantised weights are dequantised here, once, at bind).
-    const float* f32(const TensorView& t) {
+    // The tensor's own bytes when they already are aligned fp32 (a memory-mapped view), else null.
+    static const float* in_place_f32(const TensorView& t) {
         if (!t.quantized && t.dtype == DType::F32 &&
             reinterpret_cast<uintptr_t>(t.data) % alignof(float) == 0)
             return reinterpret_cast<const float*>(t.data);
+        return nullptr;
+    }
+
+    const float* f32(const TensorView& t) {
+        if (const float* view = in_place_f32(t)) return view;
         auto b = std::make_unique<std::vector<float>>(static_cast<size_t>(t.numel()));
         model::tensor_to_float(t, b->data());
         owned_.push_back(std::move(b));
@@ -745,9 +751,7 @@ class CpuOps final : public ops::Ops {
 
     template <class Fn>
     auto with_f32(const TensorView& t, Fn&& fn) {
-        if (!t.quantized && t.dtype == DType::F32 &&
-            reinterpret_cast<uintptr_t>(t.data) % alignof(float) == 0)
-            return fn(reinterpret_cast<const float*>(t.data));
+        if (const float* view = in_place_f32(t)) return fn(view);
         std::vector<float> tmp(static_cast<size_t>(t.numel()));
         model::tensor_to_float(t, tmp.data());
         return fn(tmp.data());
