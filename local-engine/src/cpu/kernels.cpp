@@ -1,5 +1,7 @@
 #include "cpu/kernels.h"
 
+#include "cpu/gemm_nt.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -184,23 +186,13 @@ __attribute__((target("avx2,fma"))) void gelu_mul_avx2(float* a, const float* b,
     }
 }
 
-enum class VectorIsa { none, avx2, avx512 };
-
-VectorIsa vector_isa() {
-    static const VectorIsa isa = [] {
-        if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
-            return VectorIsa::none;
-        return __builtin_cpu_supports("avx512f") ? VectorIsa::avx512 : VectorIsa::avx2;
-    }();
-    return isa;
-}
 #endif
 
 }  // namespace
 
 void rmsnorm(const float* x, const float* weight, int64_t dim, double eps, float* y) {
 #ifdef DS_KERNELS_X86
-    if (vector_isa() == VectorIsa::avx512) {
+    if (best_gemm_isa() == GemmIsa::avx512) {
         const float inv = static_cast<float>(
             1.0 / std::sqrt(sum_squares_avx512(x, dim) / static_cast<double>(dim) + eps));
         return scale_rows_avx512(x, inv, weight, dim, y);
@@ -219,12 +211,12 @@ void rmsnorm(const float* x, const float* weight, int64_t dim, double eps, float
 
 void gelu_mul(float* a, const float* b, int64_t n) {
 #ifdef DS_KERNELS_X86
-    switch (vector_isa()) {
-        case VectorIsa::avx512:
+    switch (best_gemm_isa()) {
+        case GemmIsa::avx512:
             return gelu_mul_avx512(a, b, n);
-        case VectorIsa::avx2:
+        case GemmIsa::avx2:
             return gelu_mul_avx2(a, b, n);
-        case VectorIsa::none:
+        case GemmIsa::portable:
             break;
     }
 #endif
@@ -242,7 +234,7 @@ void rope_neox(float* head, int64_t dim, const float* cos_half, const float* sin
 
 void softmax_inplace(float* x, int64_t n) {
 #ifdef DS_KERNELS_X86
-    if (vector_isa() == VectorIsa::avx512) {
+    if (best_gemm_isa() == GemmIsa::avx512) {
         const float m = max_avx512(x, n);
         const double sum = exp_shifted_avx512(x, n, m, x);
         scale_avx512(x, n, static_cast<float>(1.0 / sum));
@@ -263,7 +255,7 @@ void softmax_inplace(float* x, int64_t n) {
 MaxSumExp max_sumexp_argmax(const float* x, int64_t n) {
     MaxSumExp r;
 #ifdef DS_KERNELS_X86
-    if (vector_isa() == VectorIsa::avx512) {
+    if (best_gemm_isa() == GemmIsa::avx512) {
         r.max = max_avx512(x, n);
         r.argmax = std::find(x, x + n, r.max) - x;  // the first, as the scalar scan
         r.sum = exp_shifted_avx512(x, n, r.max, nullptr);
@@ -282,7 +274,7 @@ MaxSumExp max_sumexp_argmax(const float* x, int64_t n) {
 void softcap_inplace(float* x, int64_t n, float cap) {
     if (cap <= 0) return;
 #ifdef DS_KERNELS_X86
-    if (vector_isa() == VectorIsa::avx512) return softcap_avx512(x, n, cap);
+    if (best_gemm_isa() == GemmIsa::avx512) return softcap_avx512(x, n, cap);
 #endif
     // tanh through one expf: glibc's tanhf (expm1f inside) was the single largest cost of full
     // logits. (e - 1) / (e + 1) loses at most ~1e-7 absolute near 0, i.e. ~4e-6 after * cap;
