@@ -2,6 +2,12 @@
 // A fixed pool of worker threads running index ranges (parallel_for). The calling thread works
 // too, so a pool of N threads has N-1 workers. Not re-entrant: a task must not call
 // parallel_for on the same pool.
+//
+// A pass makes hundreds of short parallel calls back to back (a few per layer operator), so the
+// hand-off latency counts: a worker asleep on a futex wakes tens of microseconds late, and with
+// work split in even chunks the whole call waits for it. Idle workers, and the caller waiting for
+// them, therefore spin for a short while (kSpin) before they sleep; between the calls of a pass
+// they never reach the futex, and an idle engine still sleeps.
 
 #include <atomic>
 #include <condition_variable>
@@ -46,9 +52,10 @@ class ThreadPool {
     std::mutex mutex_;
     std::condition_variable wake_, done_;
     Job* job_ = nullptr;  // the call in progress, if any (guarded by mutex_)
-    int holders_ = 0;     // workers holding job_ (guarded by mutex_)
-    uint64_t generation_ = 0;
-    bool stop_ = false;
+    // Written under mutex_; atomic so that spinning threads may read them without it.
+    std::atomic<int> holders_{0};  // workers holding job_
+    std::atomic<uint64_t> generation_{0};
+    std::atomic<bool> stop_{false};
 };
 
 }  // namespace engine::util
