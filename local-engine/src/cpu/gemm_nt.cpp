@@ -107,7 +107,8 @@ __attribute__((target("avx2,fma"))) inline __m256i lane_mask8(int64_t valid) {
 template <int MR, bool kFull>
 __attribute__((target("avx2,fma"))) void tile_avx2(const float* x, int64_t ldx, const float* panel,
                                                    int64_t ldp, int64_t k, float* y, int64_t ldy,
-                                                   int64_t cols, bool accumulate) {
+                                                   int64_t cols, bool accumulate,
+                                                   const float* prefetch) {
     const __m256i m0 = lane_mask8(cols), m1 = lane_mask8(cols - 8);
     __m256 lo[MR], hi[MR];
 #pragma GCC unroll 8
@@ -124,6 +125,7 @@ __attribute__((target("avx2,fma"))) void tile_avx2(const float* x, int64_t ldx, 
     }
     for (int64_t kk = 0; kk < k; ++kk) {
         const float* p = panel + kk * ldp;
+        if (prefetch) _mm_prefetch(reinterpret_cast<const char*>(prefetch + kk * ldp), _MM_HINT_T1);
         const __m256 b0 = kFull ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, m0);
         const __m256 b1 = kFull ? _mm256_loadu_ps(p + 8) : _mm256_maskload_ps(p + 8, m1);
 #pragma GCC unroll 8
@@ -153,7 +155,8 @@ constexpr int kRows512 = 12;
 template <int MR, bool kFull>
 __attribute__((target("avx512f"))) void tile_avx512(const float* x, int64_t ldx, const float* panel,
                                                     int64_t ldp, int64_t k, float* y, int64_t ldy,
-                                                    int64_t cols, bool accumulate) {
+                                                    int64_t cols, bool accumulate,
+                                                    const float* prefetch) {
     const auto mask = [](int64_t valid) -> __mmask16 {
         return static_cast<__mmask16>(valid >= 16 ? 0xFFFF : valid <= 0 ? 0 : (1u << valid) - 1);
     };
@@ -173,6 +176,7 @@ __attribute__((target("avx512f"))) void tile_avx512(const float* x, int64_t ldx,
     }
     for (int64_t kk = 0; kk < k; ++kk) {
         const float* p = panel + kk * ldp;
+        if (prefetch) _mm_prefetch(reinterpret_cast<const char*>(prefetch + kk * ldp), _MM_HINT_T1);
         const __m512 b0 = kFull ? _mm512_loadu_ps(p) : _mm512_maskz_loadu_ps(m0, p);
         const __m512 b1 = kFull ? _mm512_loadu_ps(p + 16) : _mm512_maskz_loadu_ps(m1, p + 16);
 #pragma GCC unroll 12
@@ -204,8 +208,8 @@ struct Tiles<GemmIsa::avx2> {
     static constexpr int kRows = kRows2;
     template <int MR, bool kFull>
     static void run(const float* x, int64_t ldx, const float* p, int64_t ldp, int64_t k, float* y,
-                    int64_t ldy, int64_t cols, bool acc) {
-        tile_avx2<MR, kFull>(x, ldx, p, ldp, k, y, ldy, cols, acc);
+                    int64_t ldy, int64_t cols, bool acc, const float* pf) {
+        tile_avx2<MR, kFull>(x, ldx, p, ldp, k, y, ldy, cols, acc, pf);
     }
 };
 
@@ -215,31 +219,45 @@ struct Tiles<GemmIsa::avx512> {
     static constexpr int kRows = kRows512;
     template <int MR, bool kFull>
     static void run(const float* x, int64_t ldx, const float* p, int64_t ldp, int64_t k, float* y,
-                    int64_t ldy, int64_t cols, bool acc) {
-        tile_avx512<MR, kFull>(x, ldx, p, ldp, k, y, ldy, cols, acc);
+                    int64_t ldy, int64_t cols, bool acc, const float* pf) {
+        tile_avx512<MR, kFull>(x, ldx, p, ldp, k, y, ldy, cols, acc, pf);
     }
 };
 
 using TileFn = void (*)(const float*, int64_t, const float*, int64_t, int64_t, float*, int64_t,
-                        int64_t, bool);
+                        int64_t, bool, const float*);
 
 template <class T, bool kFull, int... MR>
 constexpr std::array<TileFn, sizeof...(MR) + 1> tile_table(std::integer_sequence<int, MR...>) {
     return {nullptr, &T::template run<MR + 1, kFull>...};
 }
 
-// All x rows against one panel of `cols` outputs at column j0 of y.
+// All x rows against one panel of `cols` outputs at column j0 of y. `next`, when not null, is
+// the panel the caller runs after this one (the same [k][ldp] shape): the first tiles bring it
+// into L2 while they compute, a line per k (the first tile the first 64 bytes of each panel
+// line, the second tile the rest). Weights packed at load come from memory on every pass, and
+// a row block of a few tiles (an expert's tokens, the readout's queries) would otherwise wait
+// for each panel; prefetching only moves data, never a result's bits.
 template <GemmIsa kIsa>
 void rows_by_panel(const float* x, int64_t ldx, const float* panel, int64_t ldp, float* y,
-                   int64_t ldy, int64_t m, int64_t k, int64_t cols, bool accumulate) {
+                   int64_t ldy, int64_t m, int64_t k, int64_t cols, bool accumulate,
+                   const float* next = nullptr) {
     using T = Tiles<kIsa>;
     static constexpr auto full = tile_table<T, true>(std::make_integer_sequence<int, T::kRows>{});
     static constexpr auto part = tile_table<T, false>(std::make_integer_sequence<int, T::kRows>{});
     const auto& table = cols == T::kWidth ? full : part;
-    for (int64_t i = 0; i < m; i += T::kRows) {
+    constexpr int64_t kLine = 64 / sizeof(float);
+    for (int64_t i = 0, tile = 0; i < m; i += T::kRows, ++tile) {
         const int64_t rows = std::min<int64_t>(T::kRows, m - i);
+        const float* pf = next && tile * kLine < ldp ? next + tile * kLine : nullptr;
         table[static_cast<size_t>(rows)](x + i * ldx, ldx, panel, ldp, k, y + i * ldy, ldy, cols,
-                                         accumulate);
+                                         accumulate, pf);
+        // A single tile fetches the rest of each line itself.
+        if (next && i + T::kRows >= m)
+            for (int64_t t = tile + 1; t * kLine < ldp; ++t)
+                for (int64_t kk = 0; kk < k; ++kk)
+                    _mm_prefetch(reinterpret_cast<const char*>(next + t * kLine + kk * ldp),
+                                 _MM_HINT_T1);
     }
 }
 
@@ -359,12 +377,13 @@ void gemm_nt_packed(const float* x, int64_t ldx, const PackedMatrix& w, int64_t 
     for (int64_t c = j0; c < j1; c += w.width) {
         const float* panel = w.data.data() + (c / w.width) * w.k * w.width;
         const int64_t cols = std::min(w.width, j1 - c);
+        const float* next = c + w.width < j1 ? panel + w.k * w.width : nullptr;
         if (w.width == Tiles<GemmIsa::avx512>::kWidth)
             rows_by_panel<GemmIsa::avx512>(x, ldx, panel, w.width, y + (c - j0), ldy, m, w.k, cols,
-                                           false);
+                                           false, next);
         else
             rows_by_panel<GemmIsa::avx2>(x, ldx, panel, w.width, y + (c - j0), ldy, m, w.k, cols,
-                                         false);
+                                         false, next);
     }
 #endif
 }
