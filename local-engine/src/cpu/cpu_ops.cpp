@@ -423,12 +423,13 @@ class CpuOps final : public ops::Ops {
             float* s = thread_scratch(0, static_cast<size_t>(n * nk));
             cpu::gemm_nt(q + b * qd + j * hd, qd, ck + k0 * kd + g * hd, kd, s, nk, n, nk, hd);
             for (int64_t i = 0; i < n; ++i) {
+                // Query position p sees keys (p - window, p]: mask the two ends of its row (a
+                // range fill, not a test per score), then one softmax over the whole row.
                 const int64_t p = p0 + i;
                 float* r = &s[i * nk];
-                for (int64_t kk = 0; kk < nk; ++kk) {
-                    const int64_t kp = k0 + kk;
-                    if (kp > p || (window && kp <= p - window)) r[kk] = kNegInf;
-                }
+                const int64_t lo = window ? std::max<int64_t>(0, p - window + 1 - k0) : 0;
+                std::fill(r, r + lo, kNegInf);
+                std::fill(r + (p - k0) + 1, r + nk, kNegInf);
                 cpu::softmax_inplace(r, nk);
             }
             cpu::gemm_nn(s, nk, cv + k0 * kd + g * hd, kd, out + b * qd + j * hd, qd, n, hd, nk,
@@ -521,19 +522,27 @@ class CpuOps final : public ops::Ops {
         // experts run in parallel without write conflicts.
         for (auto& m : members_) m.clear();
         for (int64_t i = 0; i < N * K; ++i) members_[top_idx_[i]].push_back(i);
-        // Split big experts into row blocks so a few hot experts do not serialise the layer.
+        // Split big experts into row blocks so a few hot experts do not serialise the layer;
+        // blocks of whole 12-row tiles (the last one takes the remainder), so an expert pays for
+        // at most one partial tile.
         jobs_.clear();
-        for (int64_t e = 0; e < E; ++e)
-            for (int64_t b = 0; b < static_cast<int64_t>(members_[e].size()); b += 64)
-                jobs_.push_back({e, b, std::min<int64_t>(b + 64, members_[e].size())});
+        constexpr int64_t kMaxJobRows = 120, kTileRows = 12;
+        for (int64_t e = 0; e < E; ++e) {
+            const int64_t rows = static_cast<int64_t>(members_[e].size());
+            if (rows == 0) continue;
+            const int64_t blocks = (rows + kMaxJobRows - 1) / kMaxJobRows;
+            const int64_t step =
+                ((rows + blocks - 1) / blocks + kTileRows - 1) / kTileRows * kTileRows;
+            for (int64_t b = 0; b < rows; b += step)
+                jobs_.push_back({e, b, std::min(b + step, rows)});
+        }
         pool_.parallel_for(static_cast<int64_t>(jobs_.size()), [&](int64_t ji) {
             const Job& job = jobs_[static_cast<size_t>(ji)];
             const auto& m = members_[job.expert];
             const int64_t n = job.end - job.begin;
             float* in = thread_scratch(0, static_cast<size_t>(n * H));
             float* gu = thread_scratch(1, static_cast<size_t>(n * 2 * MI));
-            float* act = thread_scratch(2, static_cast<size_t>(n * MI));
-            float* y = thread_scratch(3, static_cast<size_t>(n * H));
+            float* y = thread_scratch(2, static_cast<size_t>(n * H));
             for (int64_t i = 0; i < n; ++i) {
                 const int64_t token = m[job.begin + i] / K;
                 std::memcpy(&in[i * H], &n2[token * H], static_cast<size_t>(H) * sizeof(float));
@@ -543,11 +552,11 @@ class CpuOps final : public ops::Ops {
             // gemm_nt: a token's expert output must not depend on which other tokens (of this
             // request or of others in the batch) chose the same expert.
             cpu::gemm_nt_packed(in, H, wgu, 0, 2 * MI, gu, 2 * MI, n);
-            for (int64_t i = 0; i < n; ++i) {
-                std::memcpy(&act[i * MI], &gu[i * 2 * MI], static_cast<size_t>(MI) * sizeof(float));
-                cpu::gelu_mul(&act[i * MI], &gu[i * 2 * MI + MI], MI);
-            }
-            cpu::gemm_nt_packed(act, MI, wd, 0, H, y, H, n);
+            // gelu(gate) * up into each row's gate half, which the down projection then reads
+            // in place (row stride 2 * MI).
+            for (int64_t i = 0; i < n; ++i)
+                cpu::gelu_mul(&gu[i * 2 * MI], &gu[i * 2 * MI + MI], MI);
+            cpu::gemm_nt_packed(gu, 2 * MI, wd, 0, H, y, H, n);
             for (int64_t i = 0; i < n; ++i) {
                 const int64_t slot = m[job.begin + i];
                 const float wgt = top_w_[slot];
