@@ -11,9 +11,9 @@
 # --build DIR      this project's build folder (default: build/ beside bench/); needs bin/dgem
 #                  and bin/bench-engine_passes.
 # --python PY      the Python that runs the converters (default /usr/bin/python3).
-# --check          before timing, compare llama.cpp's logits of one unconditioned and one
-#                  self-conditioned canvas pass with this project's PyTorch reference
-#                  (bench/llama_cpp/compare_ref.py; needs python3-torch and numpy).
+# --check          before timing, compare llama.cpp's logits (flash attention off) of one
+#                  unconditioned and one self-conditioned canvas pass with this project's PyTorch
+#                  reference (bench/llama_cpp/compare_ref.py; needs python3-torch and numpy).
 #
 # What it does: makes the preset's checkpoint with `dgem make-tiny-model` (f32 weights), converts
 # it to an f32 GGUF (so both sides read the same numbers) with llama.cpp's own
@@ -130,9 +130,10 @@ if [ "$check" = 1 ]; then
     if [ -n "$llama_missing" ]; then
         echo "check: skipped (llama.cpp not available: $llama_missing)"
     else
-        echo "check: GGUF by $converter"
+        echo "check: GGUF by $converter; llama.cpp with flash attention off (on this CPU"
+        echo "       backend it casts K and V to F16; the timing below uses llama.cpp's default, auto)"
         "$timer" --model "$gguf" --threads "$threads" --prompt-tokens "$prompt_tokens" \
-            --dump-logits "$work/$preset-llama" >/dev/null ||
+            --flash-attn off --dump-logits "$work/$preset-llama" >/dev/null ||
             { echo "check: pass_timer --dump-logits failed" >&2; exit 1; }
         rc=0
         "$python" "$here/llama_cpp/compare_ref.py" --model "$model" --dump "$work/$preset-llama" \

@@ -18,12 +18,13 @@
 // after one untimed warm-up. Thread placement is the caller's (taskset).
 //
 // Usage: pass_timer --model FILE.gguf [--threads N] [--prompt-tokens P] [--repeat K]
-//                   [--dump-logits PREFIX]
+//                   [--flash-attn auto|on|off] [--dump-logits PREFIX]
 // Prints key=value lines: prompt_tokens, canvas, vocab, flash_attn, encode_ms, pass_ms.
 // --dump-logits PREFIX times nothing: it runs one prefill, the unconditioned canvas pass and the
 // self-conditioned one, and writes their logits [canvas, vocab] as raw little-endian f32 to
 // PREFIX.first.f32 and PREFIX.sc.f32 (bench/llama_cpp/compare_ref.py checks them against the
-// PyTorch reference).
+// PyTorch reference). --flash-attn sets the context's flash_attn_type (default auto, llama.cpp's
+// default; on this CPU backend flash attention casts K and V to F16, which costs accuracy).
 
 #include <algorithm>
 #include <chrono>
@@ -81,7 +82,7 @@ void write_f32(const std::string& path, const float* data, size_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string model_path, dump_prefix;
+    std::string model_path, dump_prefix, flash_attn = "auto";
     int threads = 1, prompt_tokens = 128, repeat = 5;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -95,12 +96,16 @@ int main(int argc, char** argv) {
             prompt_tokens = std::max(1, std::atoi(v.c_str()));
         else if (a == "--repeat")
             repeat = std::max(1, std::atoi(v.c_str()));
+        else if (a == "--flash-attn")
+            flash_attn = v;
         else if (a == "--dump-logits")
             dump_prefix = v;
         else
             die("unknown option " + a);
     }
     if (model_path.empty()) die("--model FILE.gguf is required");
+    if (flash_attn != "auto" && flash_attn != "on" && flash_attn != "off")
+        die("--flash-attn " + flash_attn + ": expected auto, on or off");
 
     llama_log_set(quiet_log, nullptr);
     llama_backend_init();
@@ -121,6 +126,9 @@ int main(int argc, char** argv) {
     cp.n_batch = cp.n_ubatch = static_cast<uint32_t>(std::max(P, C));  // one ubatch per phase
     cp.n_threads = cp.n_threads_batch = threads;
     cp.no_perf = true;
+    cp.flash_attn_type = flash_attn == "on"    ? LLAMA_FLASH_ATTN_TYPE_ENABLED
+                         : flash_attn == "off" ? LLAMA_FLASH_ATTN_TYPE_DISABLED
+                                               : LLAMA_FLASH_ATTN_TYPE_AUTO;
     llama_context* ctx = llama_init_from_model(model, cp);
     if (!ctx) die("cannot create a context");
     llama_set_causal_attn(ctx, false);
