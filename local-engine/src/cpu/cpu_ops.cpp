@@ -81,7 +81,15 @@ void matmul_nt(util::ThreadPool& pool, const float* x, int64_t n, const cpu::Pac
     if (n <= 0 || out <= 0) return;
     const int64_t threads = pool.size();
     if (n >= 16 * threads) {
-        pool.parallel_chunks(n, [&](int64_t b, int64_t e) {
+        // Blocks of whole 12-row tiles, about four per thread, taken dynamically: a thread that
+        // the machine slows (another process, the hypervisor) then costs a block, not half the
+        // product.
+        constexpr int64_t kTileRows = 12;
+        const int64_t block =
+            std::max<int64_t>(kTileRows, ((n + 4 * threads - 1) / (4 * threads) + kTileRows - 1) /
+                                             kTileRows * kTileRows);
+        pool.parallel_for((n + block - 1) / block, [&](int64_t bi) {
+            const int64_t b = bi * block, e = std::min(n, b + block);
             cpu::gemm_nt_packed(x + b * w.k, w.k, w, 0, out, y + b * out, out, e - b);
         });
     } else {
@@ -241,7 +249,7 @@ class CpuOps final : public ops::Ops {
         float* x = row(out, 0);
         pool_.parallel_for(static_cast<int64_t>(ids.size()), [&](int64_t t) {
             const float* e = embed_ + static_cast<int64_t>(ids[static_cast<size_t>(t)]) * H;
-            for (int64_t d = 0; d < H; ++d) x[t * H + d] = e[d] * scale;
+            cpu::mul_scale(e, nullptr, scale, &x[t * H], H);
         });
     }
 
@@ -283,10 +291,10 @@ class CpuOps final : public ops::Ops {
                     cpu::gemm_nn(p + v0, V, embed_ + v0 * H + c0, H, part, nc, n, nc,
                                  std::min(kSlice, V - v0), false);
                     for (int64_t i = 0; i < n; ++i)
-                        for (int64_t c = 0; c < nc; ++c) o[i * H + c0 + c] += part[i * nc + c];
+                        cpu::add_inplace(&o[i * H + c0], &part[i * nc], nc);
                 });
             }
-            for (int64_t t = 0; t < n * H; ++t) o[t] *= scale;
+            cpu::mul_scale(o, nullptr, scale, o, n * H);
         }
         return {};
     }
@@ -307,7 +315,7 @@ class CpuOps final : public ops::Ops {
         const float* a = row(add, 0);
         const float* wt = norm_weight(layer, w);
         pool_.parallel_for(x_rows.count, [&](int64_t t) {
-            for (int64_t d = 0; d < H; ++d) x[t * H + d] += a[t * H + d];
+            cpu::add_inplace(&x[t * H], &a[t * H], H);
             cpu::rmsnorm(&x[t * H], wt, H, c_.rms_norm_eps, &x[t * H]);
         });
     }
@@ -319,7 +327,7 @@ class CpuOps final : public ops::Ops {
         const float* scale = layers_[static_cast<size_t>(layer)].router_scale;
         pool_.parallel_for(in.count, [&](int64_t t) {
             cpu::rmsnorm(&x[t * H], nullptr, H, c_.rms_norm_eps, &r[t * H]);
-            for (int64_t d = 0; d < H; ++d) r[t * H + d] = r[t * H + d] * scale[d] * extra;
+            cpu::mul_scale(&r[t * H], scale, extra, &r[t * H], H);
         });
     }
 
@@ -330,7 +338,7 @@ class CpuOps final : public ops::Ops {
         const float* wt = norm_weight(layer, w);
         pool_.parallel_for(x_rows.count, [&](int64_t t) {
             cpu::rmsnorm(&o[t * H], wt, H, c_.rms_norm_eps, &o[t * H]);
-            for (int64_t d = 0; d < H; ++d) x[t * H + d] += o[t * H + d];
+            cpu::add_inplace(&x[t * H], &o[t * H], H);
         });
     }
 
@@ -348,9 +356,9 @@ class CpuOps final : public ops::Ops {
             float* m = &b[t * H];
             cpu::rmsnorm(d, w1, H, eps, d);
             cpu::rmsnorm(m, w2, H, eps, m);
-            for (int64_t i = 0; i < H; ++i) d[i] += m[i];
+            cpu::add_inplace(d, m, H);
             cpu::rmsnorm(d, ws, H, eps, d);
-            for (int64_t i = 0; i < H; ++i) x[t * H + i] = (x[t * H + i] + d[i]) * scalar;
+            cpu::add_scale_inplace(&x[t * H], d, scalar, H);
         });
     }
 
@@ -559,18 +567,14 @@ class CpuOps final : public ops::Ops {
             cpu::gemm_nt_packed(gu, 2 * MI, wd, 0, H, y, H, n);
             for (int64_t i = 0; i < n; ++i) {
                 const int64_t slot = m[job.begin + i];
-                const float wgt = top_w_[slot];
-                for (int64_t d = 0; d < H; ++d) slot_out_[slot * H + d] = y[i * H + d] * wgt;
+                cpu::mul_scale(&y[i * H], nullptr, top_w_[slot], &slot_out_[slot * H], H);
             }
         });
         float* out = row(out_rows, 0);
         pool_.parallel_for(N, [&](int64_t t) {
             float* o = &out[t * H];
             std::fill(o, o + H, 0.0f);
-            for (int64_t j = 0; j < K; ++j) {
-                const float* s = &slot_out_[(t * K + j) * H];
-                for (int64_t d = 0; d < H; ++d) o[d] += s[d];
-            }
+            for (int64_t j = 0; j < K; ++j) cpu::add_inplace(o, &slot_out_[(t * K + j) * H], H);
         });
         return {};
     }

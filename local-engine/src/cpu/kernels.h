@@ -27,5 +27,10 @@ struct MaxSumExp {
 MaxSumExp max_sumexp_argmax(const float* x, int64_t n);
 // tanh(x / cap) * cap over n values (no-op when cap <= 0).
 void softcap_inplace(float* x, int64_t n, float cap);
+// Element-wise steps, vectorised, with the bits of the plain loops: x[i] += a[i];
+// x[i] = (x[i] + a[i]) * s; y[i] = (x[i] * w[i]) * s (x[i] * s without w; y may be x).
+void add_inplace(float* x, const float* a, int64_t n);
+void add_scale_inplace(float* x, const float* a, float s, int64_t n);
+void mul_scale(const float* x, const float* w, float s, float* y, int64_t n);
 
 }  // namespace engine::cpu
