@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cpu/gemm_nt.h"
+#include "cpu/kernels.h"
 
 class TestGemmNt : public QObject {
     Q_OBJECT
@@ -115,6 +116,60 @@ class TestGemmNt : public QObject {
                 QVERIFY(std::memcmp(&part[static_cast<size_t>(i * (N - c0))],
                                     &full[static_cast<size_t>(i * N + c0)],
                                     sizeof(float) * static_cast<size_t>(N - c0)) == 0);
+        }
+    }
+
+    // Weights packed once at load (the path every projection takes) give gemm_nt's bits, for any
+    // column range that starts a panel and any row count; the panel prefetch of the row tiles
+    // (one tile, a few, many) moves data only.
+    void packedEqualsUnpacked() {
+        constexpr int N = 200, K = 96;
+        std::mt19937 rng(9);
+        std::normal_distribution<float> normal;
+        std::vector<float> w(N * K), x(40 * K);
+        for (auto& v : w) v = normal(rng);
+        for (auto& v : x) v = normal(rng);
+        const engine::cpu::PackedMatrix p = engine::cpu::pack_matrix(w.data(), N, K);
+        const int64_t width = std::max<int64_t>(1, p.width);
+        for (int m : {1, 12, 13, 40})
+            for (int64_t j0 = 0; j0 < N; j0 += 2 * width) {
+                const int64_t j1 = std::min<int64_t>(N, j0 + 3 * width + 5), n = j1 - j0;
+                std::vector<float> want(static_cast<size_t>(m * n)), got(want.size());
+                engine::cpu::gemm_nt(x.data(), K, w.data() + j0 * K, K, want.data(), n, m, n, K);
+                engine::cpu::gemm_nt_packed(x.data(), K, p, j0, j1, got.data(), n, m);
+                QVERIFY2(std::memcmp(want.data(), got.data(), sizeof(float) * want.size()) == 0,
+                         qPrintable(QString("m %1, outputs %2..%3").arg(m).arg(j0).arg(j1)));
+            }
+    }
+
+    // The vectorised element-wise steps equal the plain loops bit for bit, at every length
+    // (masked tails) and in place.
+    void elementwiseStepsEqualPlainLoops() {
+        std::mt19937 rng(5);
+        std::normal_distribution<float> normal;
+        for (int n : {1, 7, 15, 16, 17, 33, 256, 301}) {
+            std::vector<float> x(static_cast<size_t>(n)), a(x.size()), w(x.size());
+            for (size_t i = 0; i < x.size(); ++i) {
+                x[i] = normal(rng);
+                a[i] = normal(rng);
+                w[i] = normal(rng);
+            }
+            const float s = 0.37f;
+            std::vector<float> want(x.size()), got = x;
+            for (size_t i = 0; i < x.size(); ++i) want[i] = x[i] + a[i];
+            engine::cpu::add_inplace(got.data(), a.data(), n);
+            QVERIFY2(got == want, qPrintable(QString("add, n %1").arg(n)));
+            got = x;
+            for (size_t i = 0; i < x.size(); ++i) want[i] = (x[i] + a[i]) * s;
+            engine::cpu::add_scale_inplace(got.data(), a.data(), s, n);
+            QVERIFY2(got == want, qPrintable(QString("add-scale, n %1").arg(n)));
+            for (size_t i = 0; i < x.size(); ++i) want[i] = (x[i] * w[i]) * s;
+            engine::cpu::mul_scale(x.data(), w.data(), s, got.data(), n);
+            QVERIFY2(got == want, qPrintable(QString("mul-scale, n %1").arg(n)));
+            got = x;
+            for (size_t i = 0; i < x.size(); ++i) want[i] = x[i] * s;
+            engine::cpu::mul_scale(got.data(), nullptr, s, got.data(), n);
+            QVERIFY2(got == want, qPrintable(QString("scale in place, n %1").arg(n)));
         }
     }
 };

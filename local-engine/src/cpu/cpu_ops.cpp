@@ -1,5 +1,5 @@
-// The CPU operators: OpenBLAS sgemm (single-threaded, over our pool) and the row kernels of
-// cpu/kernels.h. Every buffer is fp32. Scratch that a parallel task needs (attention scores,
+// The CPU operators: the batch-invariant products of cpu/gemm_nt.h (single-threaded, spread over
+// our pool) and the row kernels of cpu/kernels.h. Every buffer is fp32. Scratch that a parallel task needs (attention scores,
 // expert rows) is one buffer per thread, kept between calls, so the layer loop never allocates
 // once the first pass has sized it.
 
