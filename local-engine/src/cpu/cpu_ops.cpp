@@ -1,7 +1,7 @@
 // The CPU operators: the batch-invariant products of cpu/gemm_nt.h (single-threaded, spread over
-// our pool) and the row kernels of cpu/kernels.h. Every buffer is fp32. Scratch that a parallel task needs (attention scores,
-// expert rows) is one buffer per thread, kept between calls, so the layer loop never allocates
-// once the first pass has sized it.
+// our pool) and the row kernels of cpu/kernels.h. Every buffer is fp32. Scratch that a parallel
+// task needs (attention scores, expert rows) is one buffer per thread, kept between calls, so the
+// layer loop never allocates once the first pass has sized it.
 
 #include "cpu/cpu_ops.h"
 
@@ -81,15 +81,23 @@ void matmul_nt(util::ThreadPool& pool, const float* x, int64_t n, const cpu::Pac
     if (n <= 0 || out <= 0) return;
     const int64_t threads = pool.size();
     if (n >= 16 * threads) {
-        // Blocks of whole 12-row tiles, about four per thread, taken dynamically: a thread that
-        // the machine slows (another process, the hypervisor) then costs a block, not half the
-        // product.
+        // Guided blocks of whole 12-row tiles, taken dynamically: each block is about
+        // 1 / (2 * threads) of the rows still unassigned, so the first are large (each block
+        // re-reads the weight panels) and the last are one tile, and a thread that ends up
+        // waiting at the end of the product waits for one small block at most, not a share of it.
         constexpr int64_t kTileRows = 12;
-        const int64_t block =
-            std::max<int64_t>(kTileRows, ((n + 4 * threads - 1) / (4 * threads) + kTileRows - 1) /
-                                             kTileRows * kTileRows);
-        pool.parallel_for((n + block - 1) / block, [&](int64_t bi) {
-            const int64_t b = bi * block, e = std::min(n, b + block);
+        thread_local std::vector<int64_t> starts;
+        starts.clear();
+        for (int64_t b = 0; b < n;) {
+            starts.push_back(b);
+            const int64_t want = (n - b + 2 * threads - 1) / (2 * threads);
+            b += (want + kTileRows - 1) / kTileRows * kTileRows;
+        }
+        starts.push_back(n);
+        const std::vector<int64_t>& bounds = starts;  // the lambda runs on other threads
+        pool.parallel_for(static_cast<int64_t>(bounds.size()) - 1, [&](int64_t bi) {
+            const int64_t b = bounds[static_cast<size_t>(bi)],
+                          e = std::min(n, bounds[static_cast<size_t>(bi) + 1]);
             cpu::gemm_nt_packed(x + b * w.k, w.k, w, 0, out, y + b * out, out, e - b);
         });
     } else {
@@ -231,7 +239,7 @@ class CpuOps final : public ops::Ops {
             const size_t half = f.size();
             reserve_at_least(rope_cos_[g], N * half);
             reserve_at_least(rope_sin_[g], N * half);
-            pool_.parallel_for(static_cast<int64_t>(N), [&](int64_t t) {
+            pool_.parallel_rows(static_cast<int64_t>(N), [&](int64_t t) {
                 const float pos = static_cast<float>(positions_[static_cast<size_t>(t)]);
                 for (size_t i = 0; i < half; ++i) {
                     const float a = pos * f[i];
@@ -247,7 +255,7 @@ class CpuOps final : public ops::Ops {
     void embed(std::span<const TokenId> ids, float scale, Rows out) override {
         const int64_t H = c_.hidden_size;
         float* x = row(out, 0);
-        pool_.parallel_for(static_cast<int64_t>(ids.size()), [&](int64_t t) {
+        pool_.parallel_rows(static_cast<int64_t>(ids.size()), [&](int64_t t) {
             const float* e = embed_ + static_cast<int64_t>(ids[static_cast<size_t>(t)]) * H;
             cpu::mul_scale(e, nullptr, scale, &x[t * H], H);
         });
@@ -304,7 +312,7 @@ class CpuOps final : public ops::Ops {
         const float* x = row(in, 0);
         float* y = row(out, 0);
         const float* wt = norm_weight(layer, w);
-        pool_.parallel_for(in.count, [&](int64_t t) {
+        pool_.parallel_rows(in.count, [&](int64_t t) {
             cpu::rmsnorm(&x[t * H], wt, H, c_.rms_norm_eps, &y[t * H]);
         });
     }
@@ -314,7 +322,7 @@ class CpuOps final : public ops::Ops {
         float* x = row(x_rows, 0);
         const float* a = row(add, 0);
         const float* wt = norm_weight(layer, w);
-        pool_.parallel_for(x_rows.count, [&](int64_t t) {
+        pool_.parallel_rows(x_rows.count, [&](int64_t t) {
             cpu::add_inplace(&x[t * H], &a[t * H], H);
             cpu::rmsnorm(&x[t * H], wt, H, c_.rms_norm_eps, &x[t * H]);
         });
@@ -325,7 +333,7 @@ class CpuOps final : public ops::Ops {
         const float* x = row(in, 0);
         float* r = row(out, 0);
         const float* scale = layers_[static_cast<size_t>(layer)].router_scale;
-        pool_.parallel_for(in.count, [&](int64_t t) {
+        pool_.parallel_rows(in.count, [&](int64_t t) {
             cpu::rmsnorm(&x[t * H], nullptr, H, c_.rms_norm_eps, &r[t * H]);
             cpu::mul_scale(&r[t * H], scale, extra, &r[t * H], H);
         });
@@ -336,7 +344,7 @@ class CpuOps final : public ops::Ops {
         float* x = row(x_rows, 0);
         float* o = row(o_rows, 0);  // normed in place: the workspace's o is scratch
         const float* wt = norm_weight(layer, w);
-        pool_.parallel_for(x_rows.count, [&](int64_t t) {
+        pool_.parallel_rows(x_rows.count, [&](int64_t t) {
             cpu::rmsnorm(&o[t * H], wt, H, c_.rms_norm_eps, &o[t * H]);
             cpu::add_inplace(&x[t * H], &o[t * H], H);
         });
@@ -351,7 +359,7 @@ class CpuOps final : public ops::Ops {
         float* b = row(b_rows, 0);
         const float *w1 = norm_weight(layer, wa), *w2 = norm_weight(layer, wb),
                     *ws = norm_weight(layer, wsum);
-        pool_.parallel_for(x_rows.count, [&](int64_t t) {
+        pool_.parallel_rows(x_rows.count, [&](int64_t t) {
             float* d = &a[t * H];
             float* m = &b[t * H];
             cpu::rmsnorm(d, w1, H, eps, d);
@@ -382,7 +390,7 @@ class CpuOps final : public ops::Ops {
         const double eps = c_.rms_norm_eps;
         const float* cos_t = rope_cos_[static_cast<size_t>(L.rope_group)].data();
         const float* sin_t = rope_sin_[static_cast<size_t>(L.rope_group)].data();
-        pool_.parallel_for(shape.tokens(), [&, t0 = shape.first](int64_t i) {
+        pool_.parallel_rows(shape.tokens(), [&, t0 = shape.first](int64_t i) {
             const int64_t t = t0 + i;
             const float* cs = cos_t + t * half;
             const float* sn = sin_t + t * half;
@@ -504,7 +512,7 @@ class CpuOps final : public ops::Ops {
         const CpuLayer& L = layers_[static_cast<size_t>(layer)];
         const int64_t E = c_.num_experts, K = c_.top_k_experts;
         float* scores = row(logits, 0);
-        pool_.parallel_for(logits.count, [&](int64_t t) {
+        pool_.parallel_rows(logits.count, [&](int64_t t) {
             float* p = &scores[t * E];
             cpu::softmax_inplace(p, E);
             thread_local std::vector<int> order;
@@ -544,6 +552,10 @@ class CpuOps final : public ops::Ops {
             for (int64_t b = 0; b < rows; b += step)
                 jobs_.push_back({e, b, std::min(b + step, rows)});
         }
+        // Largest first, so the threads finish together (the smallest blocks fill the end).
+        std::stable_sort(jobs_.begin(), jobs_.end(), [](const Job& a, const Job& b) {
+            return a.end - a.begin > b.end - b.begin;
+        });
         pool_.parallel_for(static_cast<int64_t>(jobs_.size()), [&](int64_t ji) {
             const Job& job = jobs_[static_cast<size_t>(ji)];
             const auto& m = members_[job.expert];
@@ -571,7 +583,7 @@ class CpuOps final : public ops::Ops {
             }
         });
         float* out = row(out_rows, 0);
-        pool_.parallel_for(N, [&](int64_t t) {
+        pool_.parallel_rows(N, [&](int64_t t) {
             float* o = &out[t * H];
             std::fill(o, o + H, 0.0f);
             for (int64_t j = 0; j < K; ++j) cpu::add_inplace(o, &slot_out_[(t * K + j) * H], H);
@@ -593,7 +605,7 @@ class CpuOps final : public ops::Ops {
         const float* wt = norm_weight(layer, w);
         std::vector<float>& h = readout_rows_;
         reserve_at_least(h, static_cast<size_t>(N * H));
-        pool_.parallel_for(N, [&](int64_t t) {
+        pool_.parallel_rows(N, [&](int64_t t) {
             cpu::rmsnorm(&canvas.hidden[t * H], wt, H, c_.rms_norm_eps, &h[t * H]);
         });
         out.resize(static_cast<size_t>(N * V));

@@ -152,8 +152,7 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
     std::vector<TokenId> x(static_cast<size_t>(W));
     std::vector<PositionStats> stats(static_cast<size_t>(W));
     std::vector<double> draws(static_cast<size_t>(W));
-    std::vector<std::vector<float>> scratch;  // one exp buffer per pool chunk
-    std::vector<float> observed_sc;           // the observer's copy of a pass's sc input
+    std::vector<float> observed_sc;  // the observer's copy of a pass's sc input
     for (int ci = 0; ci < canvases; ++ci) {
         for (auto& id : x) id = static_cast<TokenId>(rng.below(static_cast<uint32_t>(V)));
         bool have_sc = false;
@@ -180,11 +179,9 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
             const double temperature = defaults.t_min + (defaults.t_max - defaults.t_min) *
                                                             (static_cast<double>(n) / steps);
             for (auto& u : draws) u = rng.uniform();
-            if (scratch.size() < static_cast<size_t>(pool.size()))
-                scratch.resize(static_cast<size_t>(pool.size()));
-            std::atomic<int> next_scratch{0};
             pool.parallel_chunks(W, [&](int64_t b, int64_t e) {
-                std::vector<float>& buf = scratch[static_cast<size_t>(next_scratch++)];
+                // One buffer per pool thread (kept: the pool's threads live with the engine).
+                thread_local std::vector<float> buf;
                 buf.resize(static_cast<size_t>(V));
                 for (int64_t p = b; p < e; ++p) {
                     float* row = &z[static_cast<size_t>(p * V)];

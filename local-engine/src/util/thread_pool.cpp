@@ -51,9 +51,10 @@ ThreadPool::~ThreadPool() {
 
 void ThreadPool::run_tasks(Job& job) {
     for (;;) {
-        const int64_t i = job.next.fetch_add(1, std::memory_order_relaxed);
-        if (i >= job.n) return;
-        (*job.fn)(i);
+        const int64_t i0 = job.next.fetch_add(job.grain, std::memory_order_relaxed);
+        if (i0 >= job.n) return;
+        const int64_t i1 = std::min(job.n, i0 + job.grain);
+        for (int64_t i = i0; i < i1; ++i) (*job.fn)(i);
     }
 }
 
@@ -85,13 +86,13 @@ void ThreadPool::worker_loop() {
     }
 }
 
-void ThreadPool::parallel_for(int64_t n, const std::function<void(int64_t)>& fn) {
+void ThreadPool::parallel_for(int64_t n, const std::function<void(int64_t)>& fn, int64_t grain) {
     if (n <= 0) return;
-    if (workers_.empty() || n == 1) {
+    if (workers_.empty() || n <= grain) {
         for (int64_t i = 0; i < n; ++i) fn(i);
         return;
     }
-    Job job{&fn, n};
+    Job job{&fn, n, std::max<int64_t>(1, grain)};
     {
         std::lock_guard<std::mutex> lock(mutex_);
         job_ = &job;
@@ -109,11 +110,16 @@ void ThreadPool::parallel_for(int64_t n, const std::function<void(int64_t)>& fn)
     job_ = nullptr;
 }
 
+void ThreadPool::parallel_rows(int64_t n, const std::function<void(int64_t)>& fn) {
+    parallel_for(n, fn, std::max<int64_t>(1, n / (8 * static_cast<int64_t>(size()))));
+}
+
 void ThreadPool::parallel_chunks(int64_t n, const std::function<void(int64_t, int64_t)>& fn,
                                  int64_t min_chunk) {
     if (n <= 0) return;
+    const int64_t wanted = workers_.empty() ? 1 : 4 * static_cast<int64_t>(size());
     const int64_t chunks =
-        std::max<int64_t>(1, std::min<int64_t>(size(), (n + min_chunk - 1) / min_chunk));
+        std::max<int64_t>(1, std::min<int64_t>(wanted, (n + min_chunk - 1) / min_chunk));
     const int64_t step = (n + chunks - 1) / chunks;
     parallel_for(chunks, [&](int64_t c) {
         const int64_t b = c * step, e = std::min(n, b + step);

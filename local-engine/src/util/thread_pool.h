@@ -28,9 +28,15 @@ class ThreadPool {
 
     int size() const { return static_cast<int>(workers_.size()) + 1; }
 
-    // Calls fn(i) for every i in [0, n), spread over the threads (dynamic scheduling).
-    void parallel_for(int64_t n, const std::function<void(int64_t)>& fn);
-    // Splits [0, n) into about size() contiguous chunks: fn(begin, end).
+    // Calls fn(i) for every i in [0, n), spread over the threads (dynamic scheduling: a thread
+    // claims `grain` consecutive indices at a time).
+    void parallel_for(int64_t n, const std::function<void(int64_t)>& fn, int64_t grain = 1);
+    // parallel_for over rows whose work is small and alike (norms, residuals): claimed in runs
+    // of about n / (8 * size()), so the threads do not contend on the shared counter for every
+    // row yet a slow thread still costs only a run.
+    void parallel_rows(int64_t n, const std::function<void(int64_t)>& fn);
+    // Splits [0, n) into contiguous chunks, about four per thread, taken dynamically: fn(begin,
+    // end).
     void parallel_chunks(int64_t n, const std::function<void(int64_t, int64_t)>& fn,
                          int64_t min_chunk = 1);
 
@@ -42,6 +48,7 @@ class ThreadPool {
     struct Job {
         const std::function<void(int64_t)>* fn;
         int64_t n;
+        int64_t grain;
         std::atomic<int64_t> next{0};
     };
 
