@@ -11,7 +11,7 @@
 // Load time (and the prompt's encoding, for generation) is excluded on both sides.
 //
 // Usage: bench-engine_vs_reference [--model DIR] [--threads N] [--repeat K] [--prompt-tokens P]
-//                                  [--gen-width W] [--engine-only]
+//                                  [--gen-width W] [--engine-only] [--openblas-core NAME]
 // --engine-only times the engine's slot read and generation pass alone (no reference): for
 // profiling.
 // Without --model it makes (once) the `small` preset with `dgem make-tiny-model`.
@@ -86,12 +86,14 @@ Options parse_options(int argc, char** argv) {
             o.prompt_tokens = std::max(8, std::stoi(value()));
         else if (a == "--engine-only")
             o.engine_only = true;
+        else if (a == "--openblas-core")
+            (void)value();  // read by choose_openblas_core before the options
         else if (a == "--gen-width")
             o.gen_width = std::max(1, std::stoi(value()));
         else
             die("unknown option " + a +
                 "; accepted: --model DIR, --threads N, --repeat K, --prompt-tokens P, "
-                "--gen-width W, --engine-only");
+                "--gen-width W, --engine-only, --openblas-core NAME");
     }
     if (o.threads <= 0)
         o.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -314,9 +316,11 @@ std::string pinned_python(const Options& o) {
 // OpenBLAS picks its kernels once, when it loads, from the CPU it recognises; the 0.3.21 Debian
 // ships does not know CPUs newer than it (Zen 5 gets its SSE3 "Prescott" kernels, a quarter of
 // the machine's sgemm rate). A peak measured with those would flatter us, and the PyTorch
-// reference (Debian's torch calls the same OpenBLAS) would run slower than it can. So unless the
-// caller chose (OPENBLAS_CORETYPE set, even empty), this re-runs itself once with the OpenBLAS
-// core that matches the CPU's vector units, for the peak and for the reference alike.
+// reference (Debian's torch calls the same OpenBLAS) would run slower than it can. So this
+// re-runs itself once with the OpenBLAS core that matches the CPU's vector units, for the peak
+// and for the reference alike, whatever OPENBLAS_CORETYPE the environment holds (machine images
+// set it: one here said Haswell, which halves the peak on an AVX-512 CPU). --openblas-core NAME
+// chooses another core on purpose.
 const char* matching_openblas_core() {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
@@ -325,13 +329,24 @@ const char* matching_openblas_core() {
     return nullptr;
 }
 
-void choose_openblas_core(char** argv) {
-    if (std::getenv("OPENBLAS_CORETYPE")) return;
-    const char* core = matching_openblas_core();
-    if (!core) return;
-    ::setenv("OPENBLAS_CORETYPE", core, 1);
+void choose_openblas_core(int argc, char** argv) {
+    constexpr const char* kChosen = "DS_BENCH_OPENBLAS_CORE_SET";  // set once, before the re-run
+    if (std::getenv(kChosen)) return;
+    std::string core = matching_openblas_core() ? matching_openblas_core() : "";
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::string(argv[i]) == "--openblas-core") core = argv[i + 1];
+    if (core.empty()) return;
+    const char* inherited = std::getenv("OPENBLAS_CORETYPE");
+    if (inherited && core == inherited) return;  // already loaded with it
+    if (inherited && *inherited)
+        std::fprintf(stderr,
+                     "bench-engine_vs_reference: OPENBLAS_CORETYPE=%s from the environment "
+                     "replaced by %s (--openblas-core NAME to choose)\n",
+                     inherited, core.c_str());
+    ::setenv("OPENBLAS_CORETYPE", core.c_str(), 1);
+    ::setenv(kChosen, "1", 1);
     ::execv("/proc/self/exe", argv);
-    die(std::string("cannot re-run with OPENBLAS_CORETYPE=") + core + ": " + std::strerror(errno));
+    die("cannot re-run with OPENBLAS_CORETYPE=" + core + ": " + std::strerror(errno));
 }
 
 // Pins this process (the engine's threads and the sgemm peak) to CPUs 0..threads-1.
@@ -449,7 +464,7 @@ double peak_rss_mib() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    choose_openblas_core(argv);
+    choose_openblas_core(argc, argv);
     const Options o = parse_options(argc, argv);
     const fs::path model_dir = ensure_small_model(o);
     const Sizes sizes = read_sizes(model_dir);
