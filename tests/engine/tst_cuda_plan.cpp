@@ -125,6 +125,12 @@ class TestCudaPlan : public QObject {
         QCOMPARE(nvfp4.activations - bf16.activations,
                  engine::cuda::packed_expert_scratch_bytes(real_config(m::WeightFormat::NVFP4),
                                                            engine::cuda::kDefaultPassTokens));
+        // FP8 (experts packed too) adds the per-token E4M3 inputs of its dynamic activations.
+        QCOMPARE(fp8.activations - bf16.activations,
+                 engine::cuda::packed_expert_scratch_bytes(real_config(m::WeightFormat::FP8),
+                                                           engine::cuda::kDefaultPassTokens) +
+                     engine::cuda::fp8_activation_bytes(real_config(m::WeightFormat::FP8),
+                                                        engine::cuda::kDefaultPassTokens));
 #endif
     }
 

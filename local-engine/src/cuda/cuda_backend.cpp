@@ -99,6 +99,12 @@ MemoryPlan plan_memory(const model::ModelConfig& c, int pass_tokens, int cache_t
     if (std::any_of(formats.layers.begin(), formats.layers.end(),
                     [](const LayerFormats& f) { return f.experts != model::WeightFormat::BF16; }))
         a += packed_expert_scratch_bytes(c, pass_tokens);  // packed experts' fp32 outputs
+    const auto fp8 = [](model::WeightFormat f) { return f == model::WeightFormat::FP8; };
+    if (fp8(formats.self_conditioning) ||
+        std::any_of(formats.layers.begin(), formats.layers.end(), [&](const LayerFormats& f) {
+            return fp8(f.qkv) || fp8(f.o) || fp8(f.mlp) || fp8(f.experts);
+        }))
+        a += fp8_activation_bytes(c, pass_tokens);  // per-token E4M3 inputs of FP8 weights
     p.activations = a;
     p.kv_cache = kv_cache_bytes(c, cache_tokens);
     p.reserve = kReserveBytes;
@@ -118,8 +124,9 @@ model::MemoryPlan describe_plan(const model::ModelConfig& c, const MemoryPlan& p
     p.format = c.quantization.format;
     p.checkpoint = model::checkpoint_bytes(c, p.format).total();
     p.weights = plan.weights;
-    p.held_as = p.format == model::WeightFormat::BF16
-                    ? "bf16"
+    p.held_as = p.format == model::WeightFormat::BF16 ? "bf16"
+                : p.format == model::WeightFormat::FP8
+                    ? "fp8 packed (per-token fp8 activations, fp8 GEMM) + bf16"
                     : std::string(model::weight_format_name(p.format)) +
                           " packed (dequantised in the GEMM) + bf16";
     p.kv_cache = plan.kv_cache;

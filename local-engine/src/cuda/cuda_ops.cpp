@@ -47,6 +47,15 @@ uint64_t packed_expert_scratch_bytes(const model::ModelConfig& c, int pass_token
            sizeof(float);
 }
 
+uint64_t fp8_activation_bytes(const model::ModelConfig& c, int pass_tokens) {
+    const uint64_t widest =
+        static_cast<uint64_t>(std::max({c.hidden_size, c.num_heads * max_head_dim(c),
+                                        c.intermediate_size, c.moe_intermediate_size}));
+    const uint64_t rows =
+        static_cast<uint64_t>(pass_tokens) * static_cast<uint64_t>(std::max(1, c.top_k_experts));
+    return rows * widest + rows * sizeof(float);
+}
+
 namespace {
 
 using ops::Act;
@@ -124,6 +133,13 @@ class CudaOpsImpl final : public CudaOps {
                                                              [](const DeviceLayer& L) {
                                                                  return L.experts_gate_up.packed();
                                                              });
+        const auto fp8 = [](const DeviceMatrix& m) { return m.format == model::WeightFormat::FP8; };
+        fp8_weights_ = fp8(dw_.sc_gate_up) || fp8(dw_.sc_down) ||
+                       std::any_of(dw_.layers.begin(), dw_.layers.end(), [&](const DeviceLayer& L) {
+                           return fp8(L.qkv) || fp8(L.o) || fp8(L.mlp_gate_up) || fp8(L.mlp_down) ||
+                                  fp8(L.experts_gate_up) || fp8(L.experts_down);
+                       });
+        fp8_tensor_cores_ = fp8_weights_ && fp8_tensor_cores_available();
         return {};
     }
 
@@ -183,6 +199,7 @@ class CudaOpsImpl final : public CudaOps {
             // Packed experts' GEMMs write fp32 (plan_memory counts it when experts are packed).
             {&qe_, packed_experts_ ? packed_expert_scratch_bytes(c, T_) : 0,
              "packed expert outputs"},
+            {&xq8_, fp8_weights_ ? fp8_activation_bytes(c, T_) : 0, "FP8 activations"},
         };
         for (const Item& it : items)
             if (it.bytes > 0) DS_TRY(it.buf->allocate(it.bytes, it.what));
@@ -762,6 +779,7 @@ class CudaOpsImpl final : public CudaOps {
     // Y[n x W.rows] (fp32) = X[n x W.cols] * W^T: cuBLAS for bf16 weights, the dequantising
     // GEMM (quantized_kernels.h) for packed ones.
     void project(const bf16_t* X, int n, const DeviceMatrix& W, float* Y, const char* what) {
+        if (W.format == model::WeightFormat::FP8) return fp8_project(X, n, W, nullptr, 1, &n, Y);
         if (W.packed()) {
             launch_packed_gemm(packed_kind(W), W.values, W.block_scales, W.row_scales, W.rows,
                                W.cols, X, n, Y, stream_);
@@ -773,10 +791,39 @@ class CudaOpsImpl final : public CudaOps {
         return W.format == model::WeightFormat::NVFP4 ? PackedKind::Nvfp4 : PackedKind::Fp8;
     }
 
+    // FP8-dynamic weights, as compressed-tensors defines them: the input rows quantised per
+    // token to E4M3 (scale max|x| / 448), then sum(e4m3(x) * e4m3(w)) * x_scale * w_scale, on
+    // the FP8 tensor cores (sm_89 and later) or the tiled kernel (sm_80, same arithmetic).
+    // W holds `groups` matrices of W.rows / groups rows stacked (experts; 1 for a plain linear),
+    // group g multiplying rows [offsets[g], offsets[g] + counts[g]) of X; the quantisation runs
+    // once over all of X's rows.
+    void fp8_project(const bf16_t* X, int total_rows, const DeviceMatrix& W, const int* offsets,
+                     int groups, const int* counts, float* Y) {
+        uint8_t* xq = xq8_.as<uint8_t>();
+        float* xs = reinterpret_cast<float*>(xq + static_cast<size_t>(total_rows) *
+                                                      static_cast<size_t>(W.cols));
+        launch_quantize_rows_e4m3(X, total_rows, W.cols, xq, xs, stream_);
+        const int out = W.rows / groups;
+        for (int g = 0; g < groups; ++g) {
+            const int cnt = counts[g];
+            if (cnt == 0) continue;
+            const size_t off = offsets ? static_cast<size_t>(offsets[g]) : 0;
+            const DeviceMatrix Wg = groups == 1 ? W : W.row_slice(g * out, out);
+            launch_fp8_dynamic_gemm(Wg.values, Wg.row_scales, out, W.cols,
+                                    xq + off * static_cast<size_t>(W.cols), xs + off, cnt,
+                                    Y + off * static_cast<size_t>(out), fp8_tensor_cores_, stream_);
+        }
+    }
+
     // Packed experts (W stacked [E * out, in]): for every expert e with rows,
     // Y[off_e .. +count_e] (fp32) = X[off_e ..] * W_e^T, each W_e dequantised in the kernel.
     void packed_expert_gemm(const DeviceMatrix& W, int out, const bf16_t* X, int in, float* Y) {
         const int E = static_cast<int>(counts_host_.size());
+        if (W.format == model::WeightFormat::FP8) {
+            const int total = offsets_host_[static_cast<size_t>(E - 1)] +
+                              counts_host_[static_cast<size_t>(E - 1)];
+            return fp8_project(X, total, W, offsets_host_.data(), E, counts_host_.data(), Y);
+        }
         for (int e = 0; e < E; ++e) {
             const int cnt = counts_host_[static_cast<size_t>(e)];
             if (cnt == 0) continue;
@@ -867,6 +914,8 @@ class CudaOpsImpl final : public CudaOps {
     DeviceBuffer ids_, x_, h_, qkv_, q_, kc_, vc_, scores_, probs_, o_, o16_, attn_, gu_, act_, d_;
     DeviceBuffer rlog_, ridx_, rw_, n2_, counts_, cursor_, slot_of_, row_token_, xe_, gue_, acte_;
     DeviceBuffer ye_, m_, sc_, logits_, sprobs_, rhid_, rh16_, rsmall_, ptrs_, qe_;
+    DeviceBuffer xq8_;  // FP8-dynamic weights' per-token E4M3 inputs and their scales
+    bool fp8_weights_ = false, fp8_tensor_cores_ = false;
 };
 
 }  // namespace

@@ -1,7 +1,8 @@
 #pragma once
 // The CUDA operators (ops::Ops) on device 0: weights on the device as device_weights.h holds
 // them (bf16, or FP8 / NVFP4 packed as published), GEMMs through cuBLAS with fp32 accumulation
-// for bf16 weights and the dequantising GEMMs (quantized_kernels.h) for packed ones, norms, RoPE,
+// for bf16 weights, FP8 GEMMs over per-token E4M3 activations for FP8 ones and the dequantising
+// GEMM for NVFP4 (quantized_kernels.h), norms, RoPE,
 // masked softmax, router, expert dispatch and readout reductions as our own kernels (kernels.cu).
 // The workspace is allocated once, at open, for kDefaultPassTokens tokens (the memory plan of
 // cuda_backend.h); the model splits longer work into passes.
@@ -26,6 +27,11 @@ int max_qkv_rows(const model::ModelConfig& c);
 // The fp32 outputs of packed experts' GEMMs for a pass of `pass_tokens` tokens (workspace held
 // only when the experts are packed).
 uint64_t packed_expert_scratch_bytes(const model::ModelConfig& c, int pass_tokens);
+// FP8-dynamic weights (compressed-tensors: input_activations {strategy token, dynamic true}) take
+// their input rows quantised per token to E4M3: one code per input value of the widest input
+// and one scale per row, for a pass's tokens times top_k (the experts' gathered rows). Workspace
+// held only when some weight is FP8.
+uint64_t fp8_activation_bytes(const model::ModelConfig& c, int pass_tokens);
 
 class CudaOps : public ops::Ops {
   public:

@@ -13,9 +13,9 @@
 // E4M3) on sm_89 and later and the tiled kernel on sm_80. NVFP4 does not use sm_120's FP4 tensor
 // cores yet (its activations stay bf16). NOT YET RUN ON A GPU: they compile with -Werror here and
 // engine_tst_cuda_quantized checks them against the CPU dequantisation where a GPU exists.
-// The CUDA backend's forward pass calls the weight-dequantising kernel (launch_packed_gemm) on
-// the packed weights device_weights.cpp holds (FP8 weight-only: activations stay bf16); the
-// dynamic-activation FP8 path is not used by the forward pass yet.
+// The CUDA backend's forward pass runs FP8 weights through the dynamic-activation path
+// (quantize_rows_e4m3, then the FP8 GEMM: the format's own arithmetic) and NVFP4 weights through
+// the weight-dequantising kernel (launch_packed_gemm, bf16 activations).
 
 #include <cstdint>
 
