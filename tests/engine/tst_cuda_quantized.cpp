@@ -2,7 +2,8 @@
 // dequantisation (model/quantized.h) of the same packed bytes: NVFP4 (two parts with different
 // global scales, even/odd nibbles, several block scales a row), FP8 weight-only and FP8 with
 // per-token dynamic activations (against the same quantisation done on the host), the latter also
-// through the FP8 tensor cores (mma e4m3, sm_89 and later). Shapes are
+// through the FP8 tensor cores (mma e4m3, sm_89 and later), and the grouped launch the experts
+// use. Shapes are
 // not multiples of the kernel tiles. Without a CUDA device the test is skipped (exit code 77);
 // it has never run here (no GPU in the development environment).
 
@@ -85,6 +86,28 @@ class TestCudaQuantized : public QObject {
         return worst;
     }
 
+    // A random FP8 weight [kRows, kCols] with per-row scales; its bytes live in codes_ and
+    // scales_ until the next call.
+    engine::model::TensorView fp8_weight() {
+        namespace m = engine::model;
+        codes_ = random_bytes(size_t(kRows) * kCols, true);
+        scales_.resize(kRows);
+        for (int r = 0; r < kRows; ++r) scales_[size_t(r)] = 0.001f * float(1 + r % 7);
+        m::QuantizedLinear q;
+        q.format = m::WeightFormat::FP8;
+        q.rows = kRows;
+        q.cols = kCols;
+        q.weight.dtype = m::DType::F8_E4M3;
+        q.weight.data = reinterpret_cast<const std::byte*>(codes_.data());
+        q.weight.nbytes = codes_.size();
+        q.weight_scale.dtype = m::DType::F32;
+        q.weight_scale.data = reinterpret_cast<const std::byte*>(scales_.data());
+        q.weight_scale.nbytes = scales_.size() * 4;
+        return m::quantized_view("w", {kRows, kCols}, {q});
+    }
+    std::vector<uint8_t> codes_;
+    std::vector<float> scales_;
+
   private Q_SLOTS:
     void nvfp4() {
         namespace m = engine::model;
@@ -116,21 +139,7 @@ class TestCudaQuantized : public QObject {
     }
 
     void fp8() {
-        namespace m = engine::model;
-        auto codes = random_bytes(size_t(kRows) * kCols, true);
-        std::vector<float> scales(kRows);
-        for (int r = 0; r < kRows; ++r) scales[size_t(r)] = 0.001f * float(1 + r % 7);
-        m::QuantizedLinear q;
-        q.format = m::WeightFormat::FP8;
-        q.rows = kRows;
-        q.cols = kCols;
-        q.weight.dtype = m::DType::F8_E4M3;
-        q.weight.data = reinterpret_cast<const std::byte*>(codes.data());
-        q.weight.nbytes = codes.size();
-        q.weight_scale.dtype = m::DType::F32;
-        q.weight_scale.data = reinterpret_cast<const std::byte*>(scales.data());
-        q.weight_scale.nbytes = scales.size() * 4;
-        const auto w = m::quantized_view("w", {kRows, kCols}, {q});
+        const auto w = fp8_weight();
         const auto x = random_x();
         const double weight_only = worst_relative(gpu_gemm(w, x, false), reference(w, x, false));
         const auto want = reference(w, x, true);
@@ -145,6 +154,34 @@ class TestCudaQuantized : public QObject {
         // The kernel's per-token codes are the host encoder's; fp32 accumulation differs only.
         QVERIFY(dynamic < 1e-5);
         QVERIFY(mma < 1e-5);
+    }
+
+    // The experts' grouped launch (one for all experts): three stacked matrices of 32 rows and
+    // token ranges of 20, 0 and 50 rows, each range times its own matrix; weight-only, dynamic
+    // (tiled) and dynamic through the FP8 tensor cores.
+    void grouped() {
+        const std::vector<int> counts{20, 0, 50};
+        const int groups = static_cast<int>(counts.size()), out = kRows / groups;
+        const auto w = fp8_weight();
+        const auto x = random_x();
+        for (int mode = 0; mode < 3; ++mode) {
+            const bool dynamic = mode > 0, mma = mode == 2;
+            const auto full = reference(w, x, dynamic);
+            std::vector<double> want(size_t(kTokens) * out);
+            for (int g = 0, t0 = 0; g < groups; t0 += counts[size_t(g)], ++g)
+                for (int t = t0; t < t0 + counts[size_t(g)]; ++t)
+                    for (int r = 0; r < out; ++r)
+                        want[size_t(t) * out + r] = full[size_t(t) * kRows + g * out + r];
+            auto got = engine::cuda::run_quantized_gemm(w, x, kTokens, dynamic, mma, counts);
+            QVERIFY2(got.ok(), got.ok() ? "" : got.error().message.c_str());
+            const double err = worst_relative(*got, want);
+            std::printf("grouped fp8 GEMM (%s): %.3g\n",
+                        mode == 0   ? "weight-only"
+                        : mode == 1 ? "dynamic"
+                                    : "tensor cores",
+                        err);
+            QVERIFY(err < 1e-5);
+        }
     }
 #endif
 };

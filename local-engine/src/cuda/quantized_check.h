@@ -14,9 +14,15 @@ namespace engine::cuda {
 // given as bf16 bit patterns. dynamic_activations (FP8 only): x is first quantised per token to
 // E4M3 on the device (fp8_dynamic_gemm, through the FP8 tensor cores where they exist unless
 // tensor_cores is false). Synchronous.
+//
+// group_counts (non-empty): the grouped launch the experts use. W is split into
+// group_counts.size() stacked matrices of rows / groups rows, x's rows into consecutive ranges of
+// these counts (summing to tokens), and y is [tokens, rows / groups]: each range times its own
+// matrix.
 Result<std::vector<float>> run_quantized_gemm(const model::TensorView& w,
                                               const std::vector<uint16_t>& x, int tokens,
-                                              bool dynamic_activations, bool tensor_cores = true);
+                                              bool dynamic_activations, bool tensor_cores = true,
+                                              const std::vector<int>& group_counts = {});
 // Whether the device has FP8 tensor cores (sm_89 and later).
 bool fp8_tensor_cores();
 

@@ -2,6 +2,7 @@
 
 #include "cuda/quantized_gemm.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -84,28 +85,61 @@ bool fp8_tensor_cores() {
 
 Result<std::vector<float>> run_quantized_gemm(const model::TensorView& w,
                                               const std::vector<uint16_t>& x, int tokens,
-                                              bool dynamic_activations, bool tensor_cores) {
+                                              bool dynamic_activations, bool tensor_cores,
+                                              const std::vector<int>& group_counts) {
     DeviceQuantizedMatrix d;
     DS_TRY(upload_quantized(w, d));
     if (dynamic_activations && d.format != model::WeightFormat::FP8)
         return engine_error("CUDA backend: dynamic activations need FP8 weights");
     if (x.size() != static_cast<size_t>(tokens) * static_cast<size_t>(d.cols))
         return engine_error("CUDA backend: x does not hold tokens * cols values");
-    const size_t n_out = static_cast<size_t>(tokens) * static_cast<size_t>(d.rows);
-    DeviceBuffer dx, dy, dq, ds;
+    const int groups = group_counts.empty() ? 1 : static_cast<int>(group_counts.size());
+    if (d.rows % groups != 0)
+        return engine_error("CUDA backend: the weight's rows do not split into the groups");
+    std::vector<int> offsets(static_cast<size_t>(groups), 0);
+    int max_count = tokens;
+    if (!group_counts.empty()) {
+        int sum = 0;
+        max_count = 0;
+        for (int g = 0; g < groups; ++g) {
+            offsets[static_cast<size_t>(g)] = sum;
+            sum += group_counts[static_cast<size_t>(g)];
+            max_count = std::max(max_count, group_counts[static_cast<size_t>(g)]);
+        }
+        if (sum != tokens) return engine_error("CUDA backend: group counts do not sum to tokens");
+    }
+    const int out = d.rows / groups;
+    const size_t n_out = static_cast<size_t>(tokens) * static_cast<size_t>(out);
+    DeviceBuffer dx, dy, dq, ds, doff, dcnt;
     DS_TRY(dx.allocate(x.size() * sizeof(uint16_t), "GEMM input"));
     DS_TRY(dy.allocate(n_out * sizeof(float), "GEMM output"));
     DS_CUDA_TRY(
         cudaMemcpy(dx.get(), x.data(), x.size() * sizeof(uint16_t), cudaMemcpyHostToDevice));
+    const int* off = nullptr;
+    const int* cnt = nullptr;
+    if (!group_counts.empty()) {
+        DS_TRY(doff.allocate(offsets.size() * sizeof(int), "group offsets"));
+        DS_TRY(dcnt.allocate(offsets.size() * sizeof(int), "group counts"));
+        DS_CUDA_TRY(cudaMemcpy(doff.get(), offsets.data(), offsets.size() * sizeof(int),
+                               cudaMemcpyHostToDevice));
+        DS_CUDA_TRY(cudaMemcpy(dcnt.get(), group_counts.data(), offsets.size() * sizeof(int),
+                               cudaMemcpyHostToDevice));
+        off = doff.as<int>();
+        cnt = dcnt.as<int>();
+    }
     if (dynamic_activations) {
         DS_TRY(dq.allocate(x.size(), "FP8 activations"));
         DS_TRY(ds.allocate(static_cast<size_t>(tokens) * sizeof(float), "activation scales"));
         quantize_rows_e4m3(dx.as<bf16_t>(), tokens, d.cols, dq.as<uint8_t>(), ds.as<float>(),
                            nullptr);
-        fp8_dynamic_gemm(d, dq.as<uint8_t>(), ds.as<float>(), tokens, dy.as<float>(), nullptr,
-                         tensor_cores);
+        launch_fp8_dynamic_gemm_grouped(d.values.as<uint8_t>(), d.row_scales.as<float>(), out,
+                                        d.cols, off, cnt, groups, max_count, dq.as<uint8_t>(),
+                                        ds.as<float>(), dy.as<float>(), tensor_cores, nullptr);
     } else {
-        quantized_gemm(d, dx.as<bf16_t>(), tokens, dy.as<float>(), nullptr);
+        launch_packed_gemm_grouped(
+            d.format == model::WeightFormat::NVFP4 ? PackedKind::Nvfp4 : PackedKind::Fp8,
+            d.values.as<uint8_t>(), d.block_scales.as<uint8_t>(), d.row_scales.as<float>(), out,
+            d.cols, off, cnt, groups, max_count, dx.as<bf16_t>(), dy.as<float>(), nullptr);
     }
     DS_CUDA_TRY(cudaGetLastError());
     std::vector<float> y(n_out);

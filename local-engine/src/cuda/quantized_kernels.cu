@@ -91,22 +91,37 @@ struct E4m3Rows {
     }
 };
 
-// y[t, r] = row_out(t) * col_out(r) * sum_k X(t, k) * W(r, k); the scales are 1 when null.
+// Row groups of one launch (stacked experts): group z = blockIdx.z multiplies X's rows
+// [offsets[z], offsets[z] + counts[z]) by the weight's rows [z * rows, (z + 1) * rows) and writes
+// Y's rows [offsets[z], ...). Null arrays: one group, X's `tokens` rows. Blocks past a group's
+// count leave at once, so the grid is sized for the largest group.
+struct Groups {
+    const int* offsets = nullptr;
+    const int* counts = nullptr;
+    __device__ int base() const { return offsets ? offsets[blockIdx.z] : 0; }
+    __device__ int count(int tokens) const { return counts ? counts[blockIdx.z] : tokens; }
+};
+
+// y[t, r] = row_out(t) * col_out(r) * sum_k X(t, k) * W(r, k); the scales are 1 when null. Per
+// group of `groups` (t counted from the group's first row, r within its weight rows).
 template <class XRead, class WRead>
-__global__ void tiled_gemm(XRead X, WRead W, int tokens, int rows, int cols, const float* t_scale,
-                           const float* r_scale, float* y) {
+__global__ void tiled_gemm(XRead X, WRead W, Groups groups, int tokens, int rows, int cols,
+                           const float* t_scale, const float* r_scale, float* y) {
     __shared__ float xs[kTile][kChunk + 1];
     __shared__ float ws[kTile][kChunk + 1];
+    const int base = groups.base(), n = groups.count(tokens);
+    const int wbase = static_cast<int>(blockIdx.z) * rows;
     const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
     const int t0 = static_cast<int>(blockIdx.y) * kTile, r0 = static_cast<int>(blockIdx.x) * kTile;
+    if (t0 >= n) return;  // the whole block: no barrier is left waiting
     const int lane = ty * kThreads + tx;
     float acc[4][4] = {};
     for (int k0 = 0; k0 < cols; k0 += kChunk) {
         for (int i = lane; i < kTile * kChunk; i += kThreads * kThreads) {
             const int a = i / kChunk, k = i % kChunk;
             const bool kin = k0 + k < cols;
-            xs[a][k] = (t0 + a < tokens && kin) ? X(t0 + a, k0 + k) : 0.0f;
-            ws[a][k] = (r0 + a < rows && kin) ? W(r0 + a, k0 + k) : 0.0f;
+            xs[a][k] = (t0 + a < n && kin) ? X(base + t0 + a, k0 + k) : 0.0f;
+            ws[a][k] = (r0 + a < rows && kin) ? W(wbase + r0 + a, k0 + k) : 0.0f;
         }
         __syncthreads();
         for (int k = 0; k < kChunk; ++k) {
@@ -122,14 +137,14 @@ __global__ void tiled_gemm(XRead X, WRead W, int tokens, int rows, int cols, con
     }
     for (int i = 0; i < 4; ++i) {
         const int t = t0 + ty + i * kThreads;
-        if (t >= tokens) continue;
+        if (t >= n) continue;
         for (int j = 0; j < 4; ++j) {
             const int r = r0 + tx + j * kThreads;
             if (r >= rows) continue;
             float v = acc[i][j];
-            if (t_scale) v *= t_scale[t];
-            if (r_scale) v *= r_scale[r];
-            y[static_cast<size_t>(t) * rows + r] = v;
+            if (t_scale) v *= t_scale[base + t];
+            if (r_scale) v *= r_scale[wbase + r];
+            y[static_cast<size_t>(base + t) * rows + r] = v;
         }
     }
 }
@@ -167,18 +182,21 @@ __device__ __forceinline__ uint32_t pack4(const uint8_t* row, int k, int cols) {
 #endif
 
 __global__ void fp8_mma_gemm(const uint8_t* wq, const float* w_scale, int rows, int cols,
-                             const uint8_t* xq, const float* x_scale, int tokens, float* y) {
+                             const uint8_t* xq, const float* x_scale, Groups groups, int tokens,
+                             float* y) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
     const int lane = static_cast<int>(threadIdx.x) & 31;
     const int warp = static_cast<int>(threadIdx.x) >> 5;
+    const int base = groups.base(), count = groups.count(tokens);
+    const int wbase = static_cast<int>(blockIdx.z) * rows;
     const int t0 = (static_cast<int>(blockIdx.y) * 4 + warp) * 16;
     const int n0 = static_cast<int>(blockIdx.x) * 8;
-    if (t0 >= tokens) return;  // whole warp leaves together
+    if (t0 >= count) return;  // whole warp leaves together
     const int g = lane >> 2, tig = lane & 3;
     const int ta = t0 + g, tb = t0 + g + 8, n = n0 + g;
-    const uint8_t* xa = ta < tokens ? xq + static_cast<size_t>(ta) * cols : nullptr;
-    const uint8_t* xb = tb < tokens ? xq + static_cast<size_t>(tb) * cols : nullptr;
-    const uint8_t* wn = n < rows ? wq + static_cast<size_t>(n) * cols : nullptr;
+    const uint8_t* xa = ta < count ? xq + static_cast<size_t>(base + ta) * cols : nullptr;
+    const uint8_t* xb = tb < count ? xq + static_cast<size_t>(base + tb) * cols : nullptr;
+    const uint8_t* wn = n < rows ? wq + static_cast<size_t>(wbase + n) * cols : nullptr;
     float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     for (int k0 = 0; k0 < cols; k0 += 32) {
         const int ka = k0 + tig * 4, kb = k0 + 16 + tig * 4;
@@ -195,18 +213,20 @@ __global__ void fp8_mma_gemm(const uint8_t* wq, const float* w_scale, int rows, 
     for (int i = 0; i < 4; ++i) {
         const int t = i < 2 ? ta : tb;
         const int r = n0 + tig * 2 + (i & 1);
-        if (t < tokens && r < rows)
-            y[static_cast<size_t>(t) * rows + r] = c[i] * x_scale[t] * w_scale[r];
+        if (t < count && r < rows)
+            y[static_cast<size_t>(base + t) * rows + r] =
+                c[i] * x_scale[base + t] * w_scale[wbase + r];
     }
 #else
-    (void)wq, (void)w_scale, (void)rows, (void)cols, (void)xq, (void)x_scale, (void)tokens, (void)y;
+    (void)wq, (void)w_scale, (void)rows, (void)cols, (void)xq, (void)x_scale, (void)groups,
+        (void)tokens, (void)y;
     __trap();  // launched only on sm_89 and later (launch_fp8_dynamic_gemm checks)
 #endif
 }
 
-dim3 grid_for(int tokens, int rows) {
+dim3 grid_for(int tokens, int rows, int groups = 1) {
     return dim3(static_cast<unsigned>((rows + kTile - 1) / kTile),
-                static_cast<unsigned>((tokens + kTile - 1) / kTile));
+                static_cast<unsigned>((tokens + kTile - 1) / kTile), static_cast<unsigned>(groups));
 }
 
 }  // namespace
@@ -239,10 +259,18 @@ void launch_fill_random_packed(PackedKind kind, uint8_t* dst, uint64_t n, uint64
 void launch_packed_gemm(PackedKind kind, const uint8_t* values, const uint8_t* block_scales,
                         const float* row_scales, int rows, int cols, const bf16_t* x, int tokens,
                         float* y, cudaStream_t stream) {
-    if (tokens <= 0 || rows <= 0) return;
+    launch_packed_gemm_grouped(kind, values, block_scales, row_scales, rows, cols, nullptr, nullptr,
+                               1, tokens, x, y, stream);
+}
+
+void launch_packed_gemm_grouped(PackedKind kind, const uint8_t* values, const uint8_t* block_scales,
+                                const float* row_scales, int rows, int cols, const int* offsets,
+                                const int* counts, int groups, int max_count, const bf16_t* x,
+                                float* y, cudaStream_t stream) {
+    if (max_count <= 0 || rows <= 0 || groups <= 0) return;
     const PackedWeight w{kind, values, block_scales, row_scales, cols};
-    tiled_gemm<<<grid_for(tokens, rows), dim3(kThreads, kThreads), 0, stream>>>(
-        Bf16Rows{x, cols}, w, tokens, rows, cols, nullptr, nullptr, y);
+    tiled_gemm<<<grid_for(max_count, rows, groups), dim3(kThreads, kThreads), 0, stream>>>(
+        Bf16Rows{x, cols}, w, Groups{offsets, counts}, max_count, rows, cols, nullptr, nullptr, y);
 }
 
 void launch_quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* xq, float* x_scale,
@@ -263,15 +291,26 @@ bool fp8_tensor_cores_available() {
 void launch_fp8_dynamic_gemm(const uint8_t* wq, const float* w_scale, int rows, int cols,
                              const uint8_t* xq, const float* x_scale, int tokens, float* y,
                              bool tensor_cores, cudaStream_t stream) {
-    if (tokens <= 0 || rows <= 0) return;
+    launch_fp8_dynamic_gemm_grouped(wq, w_scale, rows, cols, nullptr, nullptr, 1, tokens, xq,
+                                    x_scale, y, tensor_cores, stream);
+}
+
+void launch_fp8_dynamic_gemm_grouped(const uint8_t* wq, const float* w_scale, int rows, int cols,
+                                     const int* offsets, const int* counts, int groups,
+                                     int max_count, const uint8_t* xq, const float* x_scale,
+                                     float* y, bool tensor_cores, cudaStream_t stream) {
+    if (max_count <= 0 || rows <= 0 || groups <= 0) return;
+    const Groups g{offsets, counts};
     if (tensor_cores && fp8_tensor_cores_available()) {
         const dim3 grid(static_cast<unsigned>((rows + 7) / 8),
-                        static_cast<unsigned>((tokens + 63) / 64));
-        fp8_mma_gemm<<<grid, 128, 0, stream>>>(wq, w_scale, rows, cols, xq, x_scale, tokens, y);
+                        static_cast<unsigned>((max_count + 63) / 64),
+                        static_cast<unsigned>(groups));
+        fp8_mma_gemm<<<grid, 128, 0, stream>>>(wq, w_scale, rows, cols, xq, x_scale, g, max_count,
+                                               y);
         return;
     }
-    tiled_gemm<<<grid_for(tokens, rows), dim3(kThreads, kThreads), 0, stream>>>(
-        E4m3Rows{xq, cols}, E4m3Rows{wq, cols}, tokens, rows, cols, x_scale, w_scale, y);
+    tiled_gemm<<<grid_for(max_count, rows, groups), dim3(kThreads, kThreads), 0, stream>>>(
+        E4m3Rows{xq, cols}, E4m3Rows{wq, cols}, g, max_count, rows, cols, x_scale, w_scale, y);
 }
 
 }  // namespace engine::cuda

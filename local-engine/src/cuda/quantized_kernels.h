@@ -19,6 +19,14 @@ enum class PackedKind { Fp8 = 0, Nvfp4 = 1 };
 void launch_packed_gemm(PackedKind kind, const uint8_t* values, const uint8_t* block_scales,
                         const float* row_scales, int rows, int cols, const bf16_t* x, int tokens,
                         float* y, cudaStream_t stream);
+// The same for stacked experts in one launch: the weight holds `groups` matrices of `rows` rows
+// each (rows z * rows ..); group z multiplies x's rows [offsets[z], offsets[z] + counts[z]) and
+// writes those rows of y ([.., rows]). offsets and counts are device arrays; max_count bounds
+// every counts[z] (it sizes the grid).
+void launch_packed_gemm_grouped(PackedKind kind, const uint8_t* values, const uint8_t* block_scales,
+                                const float* row_scales, int rows, int cols, const int* offsets,
+                                const int* counts, int groups, int max_count, const bf16_t* x,
+                                float* y, cudaStream_t stream);
 // Per-token E4M3 quantisation of bf16 rows: x_scale[t] = max|x_t| / 448 (1 for a zero row),
 // xq = nearest E4M3 of x / x_scale, ties to even.
 void launch_quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* xq, float* x_scale,
@@ -29,6 +37,11 @@ void launch_quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* x
 void launch_fp8_dynamic_gemm(const uint8_t* wq, const float* w_scale, int rows, int cols,
                              const uint8_t* xq, const float* x_scale, int tokens, float* y,
                              bool tensor_cores, cudaStream_t stream);
+// Grouped as launch_packed_gemm_grouped (xq and x_scale indexed by x's row).
+void launch_fp8_dynamic_gemm_grouped(const uint8_t* wq, const float* w_scale, int rows, int cols,
+                                     const int* offsets, const int* counts, int groups,
+                                     int max_count, const uint8_t* xq, const float* x_scale,
+                                     float* y, bool tensor_cores, cudaStream_t stream);
 // n random packed bytes for synthetic weights: FP8 codes of magnitude below 2 (exponent field at
 // most 7, so never NaN), or NVFP4 bytes (any two E2M1 codes).
 void launch_fill_random_packed(PackedKind kind, uint8_t* dst, uint64_t n, uint64_t seed,
