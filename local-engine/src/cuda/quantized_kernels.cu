@@ -1,7 +1,9 @@
-// Quantised-weight GEMM kernels (see quantized_kernels.h): a straightforward shared-memory tiled
-// product, 64 tokens x 64 output rows a block, 16x16 threads with 4x4 outputs each, the K
-// dimension in chunks of 32. The weight tile is decoded from its packed bytes into shared memory
-// as it is loaded, so only the packed weight lives in device memory.
+// Quantised-weight GEMM kernels (see quantized_kernels.h). Packed weights with bf16 activations go
+// through the bf16 tensor cores (mma_packed_gemm); FP8 with per-token E4M3 activations through the
+// FP8 tensor cores on sm_89+ (fp8_mma_gemm) or a straightforward shared-memory tiled product on
+// sm_80 (tiled_gemm: 64 tokens x 64 output rows a block, 16x16 threads with 4x4 outputs each, K in
+// chunks of 32). Every kernel decodes the weight tile from its packed bytes into shared memory or
+// registers as it loads it, so only the packed weight lives in device memory.
 
 #include "cuda/quantized_kernels.h"
 
@@ -56,30 +58,22 @@ __device__ uint8_t e4m3_code(float x) {
     return static_cast<uint8_t>(sign | static_cast<unsigned>(code));
 }
 
-// Reads element (row, k) of a packed weight as a float.
+// Reads element (row, k) of a packed weight (row_scales[row] times unscaled(row, k)).
 struct PackedWeight {
     PackedKind kind;
     const uint8_t* values;
     const uint8_t* block_scales;
     const float* row_scales;
     int cols;
-    __device__ float operator()(int row, int k) const {
-        if (kind == PackedKind::Fp8)
-            return e4m3_value(values[static_cast<size_t>(row) * cols + k]) * row_scales[row];
+    // The element without its row's scale: e4m3 (FP8) or e2m1 * e4m3 block scale (NVFP4). Either
+    // has at most 6 significant bits, so it is exact in bf16 (8): the tensor-core kernel below
+    // multiplies it in bf16 and applies the row's scale to the fp32 sum.
+    __device__ float unscaled(int row, int k) const {
+        if (kind == PackedKind::Fp8) return e4m3_value(values[static_cast<size_t>(row) * cols + k]);
         const uint8_t byte = values[(static_cast<size_t>(row) * cols + k) / 2];
         const uint8_t nibble = (k & 1) ? static_cast<uint8_t>(byte >> 4) : (byte & 0x0fu);
-        const float scale =
-            e4m3_value(block_scales[static_cast<size_t>(row) * (cols / 16) + k / 16]) *
-            row_scales[row];
-        return kE2M1[nibble] * scale;
-    }
-};
-
-struct Bf16Rows {
-    const bf16_t* x;
-    int cols;
-    __device__ float operator()(int t, int k) const {
-        return bf16_value(x[static_cast<size_t>(t) * cols + k]);
+        return kE2M1[nibble] *
+               e4m3_value(block_scales[static_cast<size_t>(row) * (cols / 16) + k / 16]);
     }
 };
 
@@ -224,6 +218,86 @@ __global__ void fp8_mma_gemm(const uint8_t* wq, const float* w_scale, int rows, 
 #endif
 }
 
+// The packed-weight GEMM on the bf16 tensor cores (mma m16n8k16, sm_80 and later): a block of
+// 4 warps computes 64 tokens x 64 weight rows, each warp 32 x 32 (2 x 4 tiles of 16 x 8); K in
+// chunks of 32 through shared memory, the weight decoded to bf16 (exact: PackedWeight::unscaled)
+// as it is stored there. Rows of 40 bf16 (20 words) put the 32 lanes' fragment loads in 32
+// different banks. y = row_scale * sum(x * w), fp32 accumulation. Groups as tiled_gemm.
+constexpr int kMmaTile = 64, kMmaChunk = 32, kMmaStride = kMmaChunk + 8;
+
+__device__ __forceinline__ uint32_t pair_at(const bf16_t* p) {
+    return *reinterpret_cast<const uint32_t*>(p);  // two consecutive bf16, the lower k low
+}
+
+__global__ void mma_packed_gemm(const bf16_t* x, PackedWeight W, Groups groups, int tokens,
+                                int rows, int cols, float* y) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    __shared__ __align__(16) bf16_t xs[kMmaTile][kMmaStride];
+    __shared__ __align__(16) bf16_t ws[kMmaTile][kMmaStride];
+    const int base = groups.base(), n = groups.count(tokens);
+    const int wbase = static_cast<int>(blockIdx.z) * rows;
+    const int t0 = static_cast<int>(blockIdx.y) * kMmaTile;
+    const int r0 = static_cast<int>(blockIdx.x) * kMmaTile;
+    if (t0 >= n) return;  // the whole block: no barrier is left waiting
+    const int tid = static_cast<int>(threadIdx.x), lane = tid & 31, warp = tid >> 5;
+    const int wm = (warp >> 1) * 32, wn = (warp & 1) * 32;  // this warp's token / row offsets
+    const int g = lane >> 2, tig = lane & 3;
+    float c[2][4][4] = {};
+    for (int k0 = 0; k0 < cols; k0 += kMmaChunk) {
+        for (int i = tid; i < kMmaTile * kMmaChunk; i += 128) {
+            const int a = i / kMmaChunk, k = i % kMmaChunk;
+            const bool kin = k0 + k < cols;
+            xs[a][k] = (t0 + a < n && kin) ? x[static_cast<size_t>(base + t0 + a) * cols + k0 + k]
+                                           : bf16_t{0};
+            // The decoded value is exact in bf16: its top 16 bits are the value.
+            ws[a][k] =
+                (r0 + a < rows && kin)
+                    ? static_cast<bf16_t>(__float_as_uint(W.unscaled(wbase + r0 + a, k0 + k)) >> 16)
+                    : bf16_t{0};
+        }
+        __syncthreads();
+        for (int kk = 0; kk < kMmaChunk; kk += 16) {
+            uint32_t a[2][4];
+            for (int mi = 0; mi < 2; ++mi) {
+                const int row = wm + mi * 16 + g;
+                a[mi][0] = pair_at(&xs[row][kk + 2 * tig]);
+                a[mi][1] = pair_at(&xs[row + 8][kk + 2 * tig]);
+                a[mi][2] = pair_at(&xs[row][kk + 8 + 2 * tig]);
+                a[mi][3] = pair_at(&xs[row + 8][kk + 8 + 2 * tig]);
+            }
+            for (int ni = 0; ni < 4; ++ni) {
+                const int col = wn + ni * 8 + g;
+                const uint32_t b0 = pair_at(&ws[col][kk + 2 * tig]);
+                const uint32_t b1 = pair_at(&ws[col][kk + 8 + 2 * tig]);
+                for (int mi = 0; mi < 2; ++mi) {
+                    float* d = c[mi][ni];
+                    asm volatile(
+                        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                        : "r"(a[mi][0]), "r"(a[mi][1]), "r"(a[mi][2]), "r"(a[mi][3]), "r"(b0),
+                          "r"(b1));
+                }
+            }
+        }
+        __syncthreads();
+    }
+    // d[0], d[1]: token g, rows 2 tig (+1); d[2], d[3]: token g + 8.
+    for (int mi = 0; mi < 2; ++mi)
+        for (int ni = 0; ni < 4; ++ni)
+            for (int i = 0; i < 4; ++i) {
+                const int t = t0 + wm + mi * 16 + g + (i >= 2 ? 8 : 0);
+                const int r = r0 + wn + ni * 8 + 2 * tig + (i & 1);
+                if (t < n && r < rows)
+                    y[static_cast<size_t>(base + t) * rows + r] =
+                        c[mi][ni][i] * W.row_scales[wbase + r];
+            }
+#else
+    (void)x, (void)W, (void)groups, (void)tokens, (void)rows, (void)cols, (void)y;
+    __trap();  // every architecture the build targets is sm_80 or later
+#endif
+}
+
 dim3 grid_for(int tokens, int rows, int groups = 1) {
     return dim3(static_cast<unsigned>((rows + kTile - 1) / kTile),
                 static_cast<unsigned>((tokens + kTile - 1) / kTile), static_cast<unsigned>(groups));
@@ -269,8 +343,9 @@ void launch_packed_gemm_grouped(PackedKind kind, const uint8_t* values, const ui
                                 float* y, cudaStream_t stream) {
     if (max_count <= 0 || rows <= 0 || groups <= 0) return;
     const PackedWeight w{kind, values, block_scales, row_scales, cols};
-    tiled_gemm<<<grid_for(max_count, rows, groups), dim3(kThreads, kThreads), 0, stream>>>(
-        Bf16Rows{x, cols}, w, Groups{offsets, counts}, max_count, rows, cols, nullptr, nullptr, y);
+    static_assert(kMmaTile == kTile, "grid_for sizes both kernels' grids");
+    mma_packed_gemm<<<grid_for(max_count, rows, groups), 128, 0, stream>>>(
+        x, w, Groups{offsets, counts}, max_count, rows, cols, y);
 }
 
 void launch_quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* xq, float* x_scale,
