@@ -163,54 +163,77 @@ __global__ void quantize_rows(const bf16_t* x, int cols, uint8_t* xq, float* x_s
         xq[base + k] = e4m3_code(bf16_value(x[base + k]) / scale);
 }
 
-// FP8 tensor cores (sm_89 and later): one warp per 16-token x 8-row output tile, K in steps of
-// 32 through mma.m16n8k32 with E4M3 operands and fp32 accumulation. Fragments are read straight
-// from global memory (A: the activations, row-major; B: the weight rows, which are B's columns),
-// four bytes a register, the lower index in the lower byte; values past `cols` are zero.
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 890
-__device__ __forceinline__ uint32_t pack4(const uint8_t* row, int k, int cols) {
-    uint32_t v = 0;
-    for (int i = 3; i >= 0; --i) v = (v << 8) | (k + i < cols ? row[k + i] : 0u);
-    return v;
-}
-#endif
+// FP8 tensor cores (sm_89 and later, mma m16n8k32 E4M3 x E4M3 -> fp32), tiled as
+// mma_packed_gemm below: 4 warps a block on 64 tokens x 64 weight rows, each warp 32 x 32; K in
+// chunks of 64 codes through shared memory (rows of 80 bytes, 20 words: the lanes' fragment
+// words fall in 32 different banks). A fragment register holds four consecutive codes, the lower
+// k in the lower byte. y = x_scale[t] * w_scale[r] * sum(xq * wq). Groups as tiled_gemm.
+constexpr int kF8Tile = 64;
 
 __global__ void fp8_mma_gemm(const uint8_t* wq, const float* w_scale, int rows, int cols,
                              const uint8_t* xq, const float* x_scale, Groups groups, int tokens,
                              float* y) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
-    const int lane = static_cast<int>(threadIdx.x) & 31;
-    const int warp = static_cast<int>(threadIdx.x) >> 5;
-    const int base = groups.base(), count = groups.count(tokens);
+    constexpr int kF8Chunk = 64, kF8Stride = kF8Chunk + 16;
+    __shared__ __align__(16) uint8_t xs[kF8Tile][kF8Stride];
+    __shared__ __align__(16) uint8_t ws[kF8Tile][kF8Stride];
+    const int base = groups.base(), n = groups.count(tokens);
     const int wbase = static_cast<int>(blockIdx.z) * rows;
-    const int t0 = (static_cast<int>(blockIdx.y) * 4 + warp) * 16;
-    const int n0 = static_cast<int>(blockIdx.x) * 8;
-    if (t0 >= count) return;  // whole warp leaves together
+    const int t0 = static_cast<int>(blockIdx.y) * kF8Tile;
+    const int r0 = static_cast<int>(blockIdx.x) * kF8Tile;
+    if (t0 >= n) return;  // the whole block: no barrier is left waiting
+    const int tid = static_cast<int>(threadIdx.x), lane = tid & 31, warp = tid >> 5;
+    const int wm = (warp >> 1) * 32, wn = (warp & 1) * 32;
     const int g = lane >> 2, tig = lane & 3;
-    const int ta = t0 + g, tb = t0 + g + 8, n = n0 + g;
-    const uint8_t* xa = ta < count ? xq + static_cast<size_t>(base + ta) * cols : nullptr;
-    const uint8_t* xb = tb < count ? xq + static_cast<size_t>(base + tb) * cols : nullptr;
-    const uint8_t* wn = n < rows ? wq + static_cast<size_t>(wbase + n) * cols : nullptr;
-    float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    for (int k0 = 0; k0 < cols; k0 += 32) {
-        const int ka = k0 + tig * 4, kb = k0 + 16 + tig * 4;
-        const uint32_t a0 = xa ? pack4(xa, ka, cols) : 0u, a1 = xb ? pack4(xb, ka, cols) : 0u;
-        const uint32_t a2 = xa ? pack4(xa, kb, cols) : 0u, a3 = xb ? pack4(xb, kb, cols) : 0u;
-        const uint32_t b0 = wn ? pack4(wn, ka, cols) : 0u, b1 = wn ? pack4(wn, kb, cols) : 0u;
-        asm volatile(
-            "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 "
-            "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-            : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+    const auto word = [](const uint8_t* p) { return *reinterpret_cast<const uint32_t*>(p); };
+    float c[2][4][4] = {};
+    for (int k0 = 0; k0 < cols; k0 += kF8Chunk) {
+        for (int i = tid; i < kF8Tile * kF8Chunk; i += 128) {
+            const int a = i / kF8Chunk, k = i % kF8Chunk;
+            const bool kin = k0 + k < cols;
+            xs[a][k] = (t0 + a < n && kin) ? xq[static_cast<size_t>(base + t0 + a) * cols + k0 + k]
+                                           : uint8_t{0};
+            ws[a][k] = (r0 + a < rows && kin)
+                           ? wq[static_cast<size_t>(wbase + r0 + a) * cols + k0 + k]
+                           : uint8_t{0};
+        }
+        __syncthreads();
+        for (int kk = 0; kk < kF8Chunk; kk += 32) {
+            uint32_t a[2][4];
+            for (int mi = 0; mi < 2; ++mi) {
+                const int row = wm + mi * 16 + g;
+                a[mi][0] = word(&xs[row][kk + 4 * tig]);
+                a[mi][1] = word(&xs[row + 8][kk + 4 * tig]);
+                a[mi][2] = word(&xs[row][kk + 16 + 4 * tig]);
+                a[mi][3] = word(&xs[row + 8][kk + 16 + 4 * tig]);
+            }
+            for (int ni = 0; ni < 4; ++ni) {
+                const int col = wn + ni * 8 + g;
+                const uint32_t b0 = word(&ws[col][kk + 4 * tig]);
+                const uint32_t b1 = word(&ws[col][kk + 16 + 4 * tig]);
+                for (int mi = 0; mi < 2; ++mi) {
+                    float* d = c[mi][ni];
+                    asm volatile(
+                        "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 "
+                        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                        : "r"(a[mi][0]), "r"(a[mi][1]), "r"(a[mi][2]), "r"(a[mi][3]), "r"(b0),
+                          "r"(b1));
+                }
+            }
+        }
+        __syncthreads();
     }
-    // c0, c1: token t0 + g, rows n0 + 2 tig (+1); c2, c3: token t0 + g + 8.
-    for (int i = 0; i < 4; ++i) {
-        const int t = i < 2 ? ta : tb;
-        const int r = n0 + tig * 2 + (i & 1);
-        if (t < count && r < rows)
-            y[static_cast<size_t>(base + t) * rows + r] =
-                c[i] * x_scale[base + t] * w_scale[wbase + r];
-    }
+    // d[0], d[1]: token g, rows 2 tig (+1); d[2], d[3]: token g + 8.
+    for (int mi = 0; mi < 2; ++mi)
+        for (int ni = 0; ni < 4; ++ni)
+            for (int i = 0; i < 4; ++i) {
+                const int t = t0 + wm + mi * 16 + g + (i >= 2 ? 8 : 0);
+                const int r = r0 + wn + ni * 8 + 2 * tig + (i & 1);
+                if (t < n && r < rows)
+                    y[static_cast<size_t>(base + t) * rows + r] =
+                        c[mi][ni][i] * x_scale[base + t] * w_scale[wbase + r];
+            }
 #else
     (void)wq, (void)w_scale, (void)rows, (void)cols, (void)xq, (void)x_scale, (void)groups,
         (void)tokens, (void)y;
@@ -377,11 +400,9 @@ void launch_fp8_dynamic_gemm_grouped(const uint8_t* wq, const float* w_scale, in
     if (max_count <= 0 || rows <= 0 || groups <= 0) return;
     const Groups g{offsets, counts};
     if (tensor_cores && fp8_tensor_cores_available()) {
-        const dim3 grid(static_cast<unsigned>((rows + 7) / 8),
-                        static_cast<unsigned>((max_count + 63) / 64),
-                        static_cast<unsigned>(groups));
-        fp8_mma_gemm<<<grid, 128, 0, stream>>>(wq, w_scale, rows, cols, xq, x_scale, g, max_count,
-                                               y);
+        static_assert(kF8Tile == kTile, "grid_for sizes every kernel's grid");
+        fp8_mma_gemm<<<grid_for(max_count, rows, groups), 128, 0, stream>>>(
+            wq, w_scale, rows, cols, xq, x_scale, g, max_count, y);
         return;
     }
     tiled_gemm<<<grid_for(max_count, rows, groups), dim3(kThreads, kThreads), 0, stream>>>(
