@@ -53,7 +53,7 @@ uint64_t fp8_activation_bytes(const model::ModelConfig& c, int pass_tokens) {
                                         c.intermediate_size, c.moe_intermediate_size}));
     const uint64_t rows =
         static_cast<uint64_t>(pass_tokens) * static_cast<uint64_t>(std::max(1, c.top_k_experts));
-    return rows * widest + rows * sizeof(float);
+    return rows * widest + 16 + rows * sizeof(float);  // the scales start 16-byte aligned
 }
 
 namespace {
@@ -803,8 +803,8 @@ class CudaOpsImpl final : public CudaOps {
     // multiplied by its own matrix in one grouped launch; else W is one matrix for all n rows.
     void fp8_project(const bf16_t* X, int n, const DeviceMatrix& W, bool experts, float* Y) {
         uint8_t* xq = xq8_.as<uint8_t>();
-        float* xs =
-            reinterpret_cast<float*>(xq + static_cast<size_t>(n) * static_cast<size_t>(W.cols));
+        const size_t codes = static_cast<size_t>(n) * static_cast<size_t>(W.cols);
+        float* xs = reinterpret_cast<float*>(xq + (codes + 15) / 16 * 16);
         launch_quantize_rows_e4m3(X, n, W.cols, xq, xs, stream_);
         if (!experts)
             return launch_fp8_dynamic_gemm(W.values, W.row_scales, W.rows, W.cols, xq, xs, n, Y,
