@@ -1,6 +1,6 @@
 // Quantised-weight GEMM kernels (see quantized_kernels.h). Packed weights with bf16 activations go
-// through the bf16 tensor cores (mma_packed_gemm); FP8 with per-token E4M3 activations through the
-// FP8 tensor cores on sm_89+ (fp8_mma_gemm) or a straightforward shared-memory tiled product on
+// through the bf16 tensor cores (mma_gemm<PackedBf16Ops>); FP8 with per-token E4M3 activations
+// through the FP8 tensor cores on sm_89+ (mma_gemm<E4m3Ops>) or a shared-memory tiled product on
 // sm_80 (tiled_gemm: 64 tokens x 64 output rows a block, 16x16 threads with 4x4 outputs each, K in
 // chunks of 32). Every kernel decodes the weight tile from its packed bytes into shared memory or
 // registers as it loads it, so only the packed weight lives in device memory.
@@ -163,100 +163,80 @@ __global__ void quantize_rows(const bf16_t* x, int cols, uint8_t* xq, float* x_s
         xq[base + k] = e4m3_code(bf16_value(x[base + k]) / scale);
 }
 
-// FP8 tensor cores (sm_89 and later, mma m16n8k32 E4M3 x E4M3 -> fp32), tiled as
-// mma_packed_gemm below: 4 warps a block on 64 tokens x 64 weight rows, each warp 32 x 32; K in
-// chunks of 64 codes through shared memory (rows of 80 bytes, 20 words: the lanes' fragment
-// words fall in 32 different banks). A fragment register holds four consecutive codes, the lower
-// k in the lower byte. y = x_scale[t] * w_scale[r] * sum(xq * wq). Groups as tiled_gemm.
-constexpr int kF8Tile = 64;
+// The tensor-core GEMMs: a block of 4 warps computes 64 tokens x 64 weight rows, each warp
+// 32 x 32 as 2 x 4 mma tiles of 16 x 8; K in chunks of 64 bytes through shared memory (rows of 80
+// bytes, 20 words: the 32 lanes' fragment words fall in 32 different banks). A fragment register
+// holds 32 bits of consecutive k, the lower k in the lower bits. y = scale(t, r) * sum(x * w) in
+// fp32. Groups as tiled_gemm. The operands (Ops) give the element type, the instruction, how an
+// element of x and of the weight is read, and the scale.
+constexpr int kMmaTile = 64, kMmaChunkBytes = 64, kMmaStrideBytes = kMmaChunkBytes + 16;
 
-__global__ void fp8_mma_gemm(const uint8_t* wq, const float* w_scale, int rows, int cols,
-                             const uint8_t* xq, const float* x_scale, Groups groups, int tokens,
-                             float* y) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
-    constexpr int kF8Chunk = 64, kF8Stride = kF8Chunk + 16;
-    __shared__ __align__(16) uint8_t xs[kF8Tile][kF8Stride];
-    __shared__ __align__(16) uint8_t ws[kF8Tile][kF8Stride];
-    const int base = groups.base(), n = groups.count(tokens);
-    const int wbase = static_cast<int>(blockIdx.z) * rows;
-    const int t0 = static_cast<int>(blockIdx.y) * kF8Tile;
-    const int r0 = static_cast<int>(blockIdx.x) * kF8Tile;
-    if (t0 >= n) return;  // the whole block: no barrier is left waiting
-    const int tid = static_cast<int>(threadIdx.x), lane = tid & 31, warp = tid >> 5;
-    const int wm = (warp >> 1) * 32, wn = (warp & 1) * 32;
-    const int g = lane >> 2, tig = lane & 3;
-    const auto word = [](const uint8_t* p) { return *reinterpret_cast<const uint32_t*>(p); };
-    float c[2][4][4] = {};
-    for (int k0 = 0; k0 < cols; k0 += kF8Chunk) {
-        for (int i = tid; i < kF8Tile * kF8Chunk; i += 128) {
-            const int a = i / kF8Chunk, k = i % kF8Chunk;
-            const bool kin = k0 + k < cols;
-            xs[a][k] = (t0 + a < n && kin) ? xq[static_cast<size_t>(base + t0 + a) * cols + k0 + k]
-                                           : uint8_t{0};
-            ws[a][k] = (r0 + a < rows && kin)
-                           ? wq[static_cast<size_t>(wbase + r0 + a) * cols + k0 + k]
-                           : uint8_t{0};
-        }
-        __syncthreads();
-        for (int kk = 0; kk < kF8Chunk; kk += 32) {
-            uint32_t a[2][4];
-            for (int mi = 0; mi < 2; ++mi) {
-                const int row = wm + mi * 16 + g;
-                a[mi][0] = word(&xs[row][kk + 4 * tig]);
-                a[mi][1] = word(&xs[row + 8][kk + 4 * tig]);
-                a[mi][2] = word(&xs[row][kk + 16 + 4 * tig]);
-                a[mi][3] = word(&xs[row + 8][kk + 16 + 4 * tig]);
-            }
-            for (int ni = 0; ni < 4; ++ni) {
-                const int col = wn + ni * 8 + g;
-                const uint32_t b0 = word(&ws[col][kk + 4 * tig]);
-                const uint32_t b1 = word(&ws[col][kk + 16 + 4 * tig]);
-                for (int mi = 0; mi < 2; ++mi) {
-                    float* d = c[mi][ni];
-                    asm volatile(
-                        "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 "
-                        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-                        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                        : "r"(a[mi][0]), "r"(a[mi][1]), "r"(a[mi][2]), "r"(a[mi][3]), "r"(b0),
-                          "r"(b1));
-                }
-            }
-        }
-        __syncthreads();
+// Packed weights (NVFP4, FP8 weight-only) with bf16 activations, mma m16n8k16 bf16 (sm_80+): the
+// weight is decoded to bf16 as it is stored (exact: PackedWeight::unscaled), its row's scale
+// applied to the sum.
+struct PackedBf16Ops {
+    using Element = bf16_t;
+    static constexpr int kK = 16;
+    const bf16_t* x;
+    PackedWeight w;
+    __device__ bf16_t x_at(int t, int k) const { return x[static_cast<size_t>(t) * w.cols + k]; }
+    __device__ bf16_t w_at(int r, int k) const {
+        // The decoded value is exact in bf16: its top 16 bits are the value.
+        return static_cast<bf16_t>(__float_as_uint(w.unscaled(r, k)) >> 16);
     }
-    // d[0], d[1]: token g, rows 2 tig (+1); d[2], d[3]: token g + 8.
-    for (int mi = 0; mi < 2; ++mi)
-        for (int ni = 0; ni < 4; ++ni)
-            for (int i = 0; i < 4; ++i) {
-                const int t = t0 + wm + mi * 16 + g + (i >= 2 ? 8 : 0);
-                const int r = r0 + wn + ni * 8 + 2 * tig + (i & 1);
-                if (t < n && r < rows)
-                    y[static_cast<size_t>(base + t) * rows + r] =
-                        c[mi][ni][i] * x_scale[base + t] * w_scale[wbase + r];
-            }
-#else
-    (void)wq, (void)w_scale, (void)rows, (void)cols, (void)xq, (void)x_scale, (void)groups,
-        (void)tokens, (void)y;
-    __trap();  // launched only on sm_89 and later (launch_fp8_dynamic_gemm checks)
-#endif
-}
-
-// The packed-weight GEMM on the bf16 tensor cores (mma m16n8k16, sm_80 and later): a block of
-// 4 warps computes 64 tokens x 64 weight rows, each warp 32 x 32 (2 x 4 tiles of 16 x 8); K in
-// chunks of 32 through shared memory, the weight decoded to bf16 (exact: PackedWeight::unscaled)
-// as it is stored there. Rows of 40 bf16 (20 words) put the 32 lanes' fragment loads in 32
-// different banks. y = row_scale * sum(x * w), fp32 accumulation. Groups as tiled_gemm.
-constexpr int kMmaTile = 64, kMmaChunk = 32, kMmaStride = kMmaChunk + 8;
-
-__device__ __forceinline__ uint32_t pair_at(const bf16_t* p) {
-    return *reinterpret_cast<const uint32_t*>(p);  // two consecutive bf16, the lower k low
-}
-
-__global__ void mma_packed_gemm(const bf16_t* x, PackedWeight W, Groups groups, int tokens,
-                                int rows, int cols, float* y) {
+    __device__ float scale(int, int r) const { return w.row_scales[r]; }
+    static __device__ __forceinline__ void mma(float* d, const uint32_t* a, uint32_t b0,
+                                               uint32_t b1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    __shared__ __align__(16) bf16_t xs[kMmaTile][kMmaStride];
-    __shared__ __align__(16) bf16_t ws[kMmaTile][kMmaStride];
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+            "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+            : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
+        (void)d, (void)a, (void)b0, (void)b1;
+        __trap();  // every architecture the build targets is sm_80 or later
+#endif
+    }
+};
+
+// FP8 weights with per-token E4M3 activations, mma m16n8k32 e4m3 (sm_89+): the codes as stored,
+// y = x_scale[t] * w_scale[r] * sum(xq * wq).
+struct E4m3Ops {
+    using Element = uint8_t;
+    static constexpr int kK = 32;
+    const uint8_t* xq;
+    const float* x_scale;
+    const uint8_t* wq;
+    const float* w_scale;
+    int cols;
+    __device__ uint8_t x_at(int t, int k) const { return xq[static_cast<size_t>(t) * cols + k]; }
+    __device__ uint8_t w_at(int r, int k) const { return wq[static_cast<size_t>(r) * cols + k]; }
+    __device__ float scale(int t, int r) const { return x_scale[t] * w_scale[r]; }
+    static __device__ __forceinline__ void mma(float* d, const uint32_t* a, uint32_t b0,
+                                               uint32_t b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+        asm volatile(
+            "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 "
+            "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+            : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
+        (void)d, (void)a, (void)b0, (void)b1;
+        __trap();  // launched only on sm_89 and later (launch_fp8_dynamic_gemm checks)
+#endif
+    }
+};
+
+template <class Ops>
+__global__ void mma_gemm(Ops ops, Groups groups, int tokens, int rows, int cols, float* y) {
+    using E = typename Ops::Element;
+    constexpr int kChunk = kMmaChunkBytes / static_cast<int>(sizeof(E));
+    constexpr int kStride = kMmaStrideBytes / static_cast<int>(sizeof(E));
+    constexpr int kPer = 4 / static_cast<int>(sizeof(E));  // elements in a 32-bit register
+    constexpr int kHalf = Ops::kK / 2;                     // k of a fragment's second half
+    __shared__ __align__(16) E xs[kMmaTile][kStride];
+    __shared__ __align__(16) E ws[kMmaTile][kStride];
     const int base = groups.base(), n = groups.count(tokens);
     const int wbase = static_cast<int>(blockIdx.z) * rows;
     const int t0 = static_cast<int>(blockIdx.y) * kMmaTile;
@@ -265,42 +245,30 @@ __global__ void mma_packed_gemm(const bf16_t* x, PackedWeight W, Groups groups, 
     const int tid = static_cast<int>(threadIdx.x), lane = tid & 31, warp = tid >> 5;
     const int wm = (warp >> 1) * 32, wn = (warp & 1) * 32;  // this warp's token / row offsets
     const int g = lane >> 2, tig = lane & 3;
+    const auto word = [](const E* p) { return *reinterpret_cast<const uint32_t*>(p); };
     float c[2][4][4] = {};
-    for (int k0 = 0; k0 < cols; k0 += kMmaChunk) {
-        for (int i = tid; i < kMmaTile * kMmaChunk; i += 128) {
-            const int a = i / kMmaChunk, k = i % kMmaChunk;
+    for (int k0 = 0; k0 < cols; k0 += kChunk) {
+        for (int i = tid; i < kMmaTile * kChunk; i += 128) {
+            const int a = i / kChunk, k = i % kChunk;
             const bool kin = k0 + k < cols;
-            xs[a][k] = (t0 + a < n && kin) ? x[static_cast<size_t>(base + t0 + a) * cols + k0 + k]
-                                           : bf16_t{0};
-            // The decoded value is exact in bf16: its top 16 bits are the value.
-            ws[a][k] =
-                (r0 + a < rows && kin)
-                    ? static_cast<bf16_t>(__float_as_uint(W.unscaled(wbase + r0 + a, k0 + k)) >> 16)
-                    : bf16_t{0};
+            xs[a][k] = (t0 + a < n && kin) ? ops.x_at(base + t0 + a, k0 + k) : E{0};
+            ws[a][k] = (r0 + a < rows && kin) ? ops.w_at(wbase + r0 + a, k0 + k) : E{0};
         }
         __syncthreads();
-        for (int kk = 0; kk < kMmaChunk; kk += 16) {
+        for (int kk = 0; kk < kChunk; kk += Ops::kK) {
             uint32_t a[2][4];
             for (int mi = 0; mi < 2; ++mi) {
                 const int row = wm + mi * 16 + g;
-                a[mi][0] = pair_at(&xs[row][kk + 2 * tig]);
-                a[mi][1] = pair_at(&xs[row + 8][kk + 2 * tig]);
-                a[mi][2] = pair_at(&xs[row][kk + 8 + 2 * tig]);
-                a[mi][3] = pair_at(&xs[row + 8][kk + 8 + 2 * tig]);
+                a[mi][0] = word(&xs[row][kk + kPer * tig]);
+                a[mi][1] = word(&xs[row + 8][kk + kPer * tig]);
+                a[mi][2] = word(&xs[row][kk + kHalf + kPer * tig]);
+                a[mi][3] = word(&xs[row + 8][kk + kHalf + kPer * tig]);
             }
             for (int ni = 0; ni < 4; ++ni) {
                 const int col = wn + ni * 8 + g;
-                const uint32_t b0 = pair_at(&ws[col][kk + 2 * tig]);
-                const uint32_t b1 = pair_at(&ws[col][kk + 8 + 2 * tig]);
-                for (int mi = 0; mi < 2; ++mi) {
-                    float* d = c[mi][ni];
-                    asm volatile(
-                        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-                        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-                        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                        : "r"(a[mi][0]), "r"(a[mi][1]), "r"(a[mi][2]), "r"(a[mi][3]), "r"(b0),
-                          "r"(b1));
-                }
+                const uint32_t b0 = word(&ws[col][kk + kPer * tig]);
+                const uint32_t b1 = word(&ws[col][kk + kHalf + kPer * tig]);
+                for (int mi = 0; mi < 2; ++mi) Ops::mma(c[mi][ni], a[mi], b0, b1);
             }
         }
         __syncthreads();
@@ -313,12 +281,8 @@ __global__ void mma_packed_gemm(const bf16_t* x, PackedWeight W, Groups groups, 
                 const int r = r0 + wn + ni * 8 + 2 * tig + (i & 1);
                 if (t < n && r < rows)
                     y[static_cast<size_t>(base + t) * rows + r] =
-                        c[mi][ni][i] * W.row_scales[wbase + r];
+                        c[mi][ni][i] * ops.scale(base + t, wbase + r);
             }
-#else
-    (void)x, (void)W, (void)groups, (void)tokens, (void)rows, (void)cols, (void)y;
-    __trap();  // every architecture the build targets is sm_80 or later
-#endif
 }
 
 dim3 grid_for(int tokens, int rows, int groups = 1) {
@@ -366,9 +330,9 @@ void launch_packed_gemm_grouped(PackedKind kind, const uint8_t* values, const ui
                                 float* y, cudaStream_t stream) {
     if (max_count <= 0 || rows <= 0 || groups <= 0) return;
     const PackedWeight w{kind, values, block_scales, row_scales, cols};
-    static_assert(kMmaTile == kTile, "grid_for sizes both kernels' grids");
-    mma_packed_gemm<<<grid_for(max_count, rows, groups), 128, 0, stream>>>(
-        x, w, Groups{offsets, counts}, max_count, rows, cols, y);
+    static_assert(kMmaTile == kTile, "grid_for sizes every kernel's grid");
+    mma_gemm<<<grid_for(max_count, rows, groups), 128, 0, stream>>>(
+        PackedBf16Ops{x, w}, Groups{offsets, counts}, max_count, rows, cols, y);
 }
 
 void launch_quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* xq, float* x_scale,
@@ -400,9 +364,8 @@ void launch_fp8_dynamic_gemm_grouped(const uint8_t* wq, const float* w_scale, in
     if (max_count <= 0 || rows <= 0 || groups <= 0) return;
     const Groups g{offsets, counts};
     if (tensor_cores && fp8_tensor_cores_available()) {
-        static_assert(kF8Tile == kTile, "grid_for sizes every kernel's grid");
-        fp8_mma_gemm<<<grid_for(max_count, rows, groups), 128, 0, stream>>>(
-            wq, w_scale, rows, cols, xq, x_scale, g, max_count, y);
+        mma_gemm<<<grid_for(max_count, rows, groups), 128, 0, stream>>>(
+            E4m3Ops{xq, x_scale, wq, w_scale, cols}, g, max_count, rows, cols, y);
         return;
     }
     tiled_gemm<<<grid_for(max_count, rows, groups), dim3(kThreads, kThreads), 0, stream>>>(
