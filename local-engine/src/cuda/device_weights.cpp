@@ -12,17 +12,6 @@ namespace engine::cuda {
 
 using model::WeightFormat;
 
-DeviceMatrix DeviceMatrix::row_slice(int first, int count) const {
-    DeviceMatrix m = *this;
-    m.rows = count;
-    const size_t r = static_cast<size_t>(first), c = static_cast<size_t>(cols);
-    if (bf16) m.bf16 = bf16 + r * c;
-    if (values) m.values = values + r * (format == WeightFormat::NVFP4 ? c / 2 : c);
-    if (block_scales) m.block_scales = block_scales + r * (c / 16);
-    if (row_scales) m.row_scales = row_scales + r;
-    return m;
-}
-
 namespace {
 
 // Carves the arena: the same walk sizes it (base == nullptr) and assigns pointers into it.

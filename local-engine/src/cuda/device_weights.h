@@ -3,7 +3,7 @@
 // (Q/K/V fused into one [q|k|v] matrix per layer, gate and up fused into [gate|up]), fp32 norm
 // vectors, per-layer RoPE tables. A linear weight is bf16, or packed as the checkpoint publishes
 // it (FP8 E4M3 with per-row scales, NVFP4 E2M1 with E4M3 block scales and a global scale per
-// row's part; model/quantized.h) and multiplied by the dequantising GEMMs (quantized_gemm.h):
+// row's part; model/quantized.h) and multiplied by the quantised GEMMs (quantized_kernels.h):
 // no bf16 copy of a quantised weight exists on the device. Fused matrices fuse packed rows (the
 // parts of a group must share one format). Filled either from the mapped safetensors or with
 // random values made on the device (synthetic benchmarks, in any format).
@@ -27,8 +27,6 @@ struct DeviceMatrix {
     uint8_t* block_scales = nullptr;  // NVFP4: E4M3 [rows, cols / 16]
     float* row_scales = nullptr;      // FP8: channel scale; NVFP4: global scale of the row's part
     bool packed() const { return format != model::WeightFormat::BF16; }
-    // Rows [first, first + count) as a matrix of its own (one expert of a stacked tensor).
-    DeviceMatrix row_slice(int first, int count) const;
 };
 
 struct DeviceLayer {

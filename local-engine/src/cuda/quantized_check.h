@@ -12,7 +12,7 @@ namespace engine::cuda {
 
 // y[tokens, rows] = x[tokens, cols] * W^T for the quantised tensor `w` (FP8 or NVFP4 parts), x
 // given as bf16 bit patterns. dynamic_activations (FP8 only): x is first quantised per token to
-// E4M3 on the device (fp8_dynamic_gemm, through the FP8 tensor cores where they exist unless
+// E4M3 on the device (launch_fp8_dynamic_gemm, through the FP8 tensor cores where they exist unless
 // tensor_cores is false). Synchronous.
 //
 // group_counts (non-empty): the grouped launch the experts use. W is split into

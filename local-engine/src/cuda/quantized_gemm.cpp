@@ -61,24 +61,6 @@ Result<void> upload_quantized(const model::TensorView& t, DeviceQuantizedMatrix&
     return {};
 }
 
-void quantized_gemm(const DeviceQuantizedMatrix& w, const bf16_t* x, int tokens, float* y,
-                    cudaStream_t stream) {
-    launch_packed_gemm(w.format == model::WeightFormat::NVFP4 ? PackedKind::Nvfp4 : PackedKind::Fp8,
-                       w.values.as<uint8_t>(), w.block_scales.as<uint8_t>(),
-                       w.row_scales.as<float>(), w.rows, w.cols, x, tokens, y, stream);
-}
-
-void quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* xq, float* x_scale,
-                        cudaStream_t stream) {
-    launch_quantize_rows_e4m3(x, tokens, cols, xq, x_scale, stream);
-}
-
-void fp8_dynamic_gemm(const DeviceQuantizedMatrix& w, const uint8_t* xq, const float* x_scale,
-                      int tokens, float* y, cudaStream_t stream, bool tensor_cores) {
-    launch_fp8_dynamic_gemm(w.values.as<uint8_t>(), w.row_scales.as<float>(), w.rows, w.cols, xq,
-                            x_scale, tokens, y, tensor_cores, stream);
-}
-
 bool fp8_tensor_cores() {
     return fp8_tensor_cores_available();
 }
@@ -130,8 +112,8 @@ Result<std::vector<float>> run_quantized_gemm(const model::TensorView& w,
     if (dynamic_activations) {
         DS_TRY(dq.allocate(x.size(), "FP8 activations"));
         DS_TRY(ds.allocate(static_cast<size_t>(tokens) * sizeof(float), "activation scales"));
-        quantize_rows_e4m3(dx.as<bf16_t>(), tokens, d.cols, dq.as<uint8_t>(), ds.as<float>(),
-                           nullptr);
+        launch_quantize_rows_e4m3(dx.as<bf16_t>(), tokens, d.cols, dq.as<uint8_t>(), ds.as<float>(),
+                                  nullptr);
         launch_fp8_dynamic_gemm_grouped(d.values.as<uint8_t>(), d.row_scales.as<float>(), out,
                                         d.cols, off, cnt, groups, max_count, dq.as<uint8_t>(),
                                         ds.as<float>(), dy.as<float>(), tensor_cores, nullptr);

@@ -1,6 +1,7 @@
 #pragma once
 // Launchers of the quantised-weight GEMM kernels (quantized_kernels.cu), plain C++ over raw
-// device pointers like kernels.h; quantized_gemm.h is the typed interface over them.
+// device pointers like kernels.h (the forward pass calls them from cuda_ops.cpp; quantized_gemm.h
+// uploads a single quantised weight for their checks).
 
 #include <cstdint>
 
