@@ -99,11 +99,7 @@ MemoryPlan plan_memory(const model::ModelConfig& c, int pass_tokens, int cache_t
     if (std::any_of(formats.layers.begin(), formats.layers.end(),
                     [](const LayerFormats& f) { return f.experts != model::WeightFormat::BF16; }))
         a += packed_expert_scratch_bytes(c, pass_tokens);  // packed experts' fp32 outputs
-    const auto fp8 = [](model::WeightFormat f) { return f == model::WeightFormat::FP8; };
-    if (fp8(formats.self_conditioning) ||
-        std::any_of(formats.layers.begin(), formats.layers.end(), [&](const LayerFormats& f) {
-            return fp8(f.qkv) || fp8(f.o) || fp8(f.mlp) || fp8(f.experts);
-        }))
+    if (uses_format(formats, model::WeightFormat::FP8))
         a += fp8_activation_bytes(c, pass_tokens);  // per-token E4M3 inputs of FP8 weights
     p.activations = a;
     p.kv_cache = kv_cache_bytes(c, cache_tokens);

@@ -133,12 +133,7 @@ class CudaOpsImpl final : public CudaOps {
                                                              [](const DeviceLayer& L) {
                                                                  return L.experts_gate_up.packed();
                                                              });
-        const auto fp8 = [](const DeviceMatrix& m) { return m.format == model::WeightFormat::FP8; };
-        fp8_weights_ = fp8(dw_.sc_gate_up) || fp8(dw_.sc_down) ||
-                       std::any_of(dw_.layers.begin(), dw_.layers.end(), [&](const DeviceLayer& L) {
-                           return fp8(L.qkv) || fp8(L.o) || fp8(L.mlp_gate_up) || fp8(L.mlp_down) ||
-                                  fp8(L.experts_gate_up) || fp8(L.experts_down);
-                       });
+        fp8_weights_ = uses_format(dw_.formats, model::WeightFormat::FP8);
         fp8_tensor_cores_ = fp8_weights_ && fp8_tensor_cores_available();
         return {};
     }

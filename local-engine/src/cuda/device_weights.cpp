@@ -63,6 +63,7 @@ void carve(const model::ModelConfig& c, bool separate_lm_head, const WeightForma
     const uint64_t E = static_cast<uint64_t>(c.num_experts);
     const uint64_t MI = static_cast<uint64_t>(c.moe_intermediate_size);
     const uint64_t NH = static_cast<uint64_t>(c.num_heads);
+    w.formats = f;
     uint64_t* mb = &w.matrix_bytes;
     w.matrix_bytes = 0;
     w.embed = k.take<bf16_t>(V * H, mb);

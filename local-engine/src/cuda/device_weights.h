@@ -53,6 +53,7 @@ struct DeviceLayer {
 };
 
 struct DeviceWeights {
+    WeightFormats formats;  // the format of each linear weight, as carved
     DeviceBuffer arena;
     uint64_t matrix_bytes = 0;  // linear weights as held (what a full pass streams)
     bf16_t* embed = nullptr;    // [vocab, hidden]

@@ -2,6 +2,7 @@
 
 #include "cuda/weight_formats.h"
 
+#include <algorithm>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -19,6 +20,13 @@ WeightFormats planned_formats(const model::ModelConfig& c) {
     out.self_conditioning = dense;
     out.layers.assign(static_cast<size_t>(c.num_layers), LayerFormats{dense, dense, dense, f});
     return out;
+}
+
+bool uses_format(const WeightFormats& f, WeightFormat format) {
+    return f.self_conditioning == format ||
+           std::any_of(f.layers.begin(), f.layers.end(), [&](const LayerFormats& l) {
+               return l.qkv == format || l.o == format || l.mlp == format || l.experts == format;
+           });
 }
 
 namespace {

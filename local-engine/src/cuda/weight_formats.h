@@ -25,6 +25,8 @@ struct WeightFormats {
 // What a checkpoint of config.quantization.format quantises: NVFP4 (ModelOpt) the experts; FP8
 // dynamic (compressed-tensors) every decoder Linear but the router.
 WeightFormats planned_formats(const model::ModelConfig& config);
+// Whether any linear weight of `f` is held in `format`.
+bool uses_format(const WeightFormats& f, model::WeightFormat format);
 // The formats the tensors are stored in. Errors: a fused group (q/k/v, gate/up) or a tensor's
 // parts mixing formats.
 Result<WeightFormats> stored_formats(const model::ModelWeights& weights);
