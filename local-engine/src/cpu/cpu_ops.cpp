@@ -85,7 +85,7 @@ void matmul_nt(util::ThreadPool& pool, const float* x, int64_t n, const cpu::Pac
         // 1 / (2 * threads) of the rows still unassigned, so the first are large (each block
         // re-reads the weight panels) and the last are one tile, and a thread that ends up
         // waiting at the end of the product waits for one small block at most, not a share of it.
-        constexpr int64_t kTileRows = 12;
+        constexpr int64_t kTileRows = cpu::kGemmTileRows;
         thread_local std::vector<int64_t> starts;
         starts.clear();
         for (int64_t b = 0; b < n;) {
@@ -542,7 +542,7 @@ class CpuOps final : public ops::Ops {
         // blocks of whole 12-row tiles (the last one takes the remainder), so an expert pays for
         // at most one partial tile.
         jobs_.clear();
-        constexpr int64_t kMaxJobRows = 120, kTileRows = 12;
+        constexpr int64_t kTileRows = cpu::kGemmTileRows, kMaxJobRows = 10 * kTileRows;
         for (int64_t e = 0; e < E; ++e) {
             const int64_t rows = static_cast<int64_t>(members_[e].size());
             if (rows == 0) continue;

@@ -150,7 +150,8 @@ __attribute__((target("avx2,fma"))) void tile_avx2(const float* x, int64_t ldx, 
 // ---- AVX-512: tiles of up to 12 rows x 32 outputs (24 of the 32 registers accumulate) ----
 
 constexpr int64_t kWidth512 = 32;
-constexpr int kRows512 = 12;
+constexpr int kRows512 = static_cast<int>(kGemmTileRows);
+static_assert(kGemmTileRows % kRows2 == 0, "every path's tiles divide the largest");
 
 template <int MR, bool kFull>
 __attribute__((target("avx512f"))) void tile_avx512(const float* x, int64_t ldx, const float* panel,

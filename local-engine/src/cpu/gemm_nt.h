@@ -19,6 +19,10 @@ namespace engine::cpu {
 
 enum class GemmIsa { portable, avx2, avx512 };
 
+// Rows of the largest row tile (AVX-512's; a multiple of every path's): callers that split rows
+// into blocks of a multiple of it pay for no partial tile but the last.
+inline constexpr int64_t kGemmTileRows = 12;
+
 // The instruction sets this CPU runs, portable first, and the fastest of them.
 std::span<const GemmIsa> supported_gemm_isas();
 GemmIsa best_gemm_isa();
