@@ -22,8 +22,9 @@ namespace {
 int usage() {
     std::fprintf(
         stderr,
-        "usage: bench-cuda_decide [--config FILE] [--format bf16|fp8|nvfp4] [--prompt N] "
-        "[--draws N] [--questions N] [--json FILE] | --dump-slots MODEL_DIR --json FILE\n");
+        "usage: bench-cuda_decide [--config FILE] [--format bf16|fp8|nvfp4] [--nvfp4-inputs "
+        "bf16|fp4] [--prompt N] [--draws N] [--questions N] [--json FILE] | --dump-slots "
+        "MODEL_DIR --json FILE\n");
     return 2;
 }
 
@@ -108,6 +109,15 @@ int main(int argc, char** argv) {
                              o.format.c_str());
                 return 2;
             }
+        } else if (a == "--nvfp4-inputs" && has_value) {
+            const std::string inputs = argv[++i];
+            if (inputs != "bf16" && inputs != "fp4") {
+                std::fprintf(stderr,
+                             "bench-cuda_decide: unknown --nvfp4-inputs %s (accepted: bf16, fp4)\n",
+                             inputs.c_str());
+                return 2;
+            }
+            o.nvfp4_fp4_inputs = inputs == "fp4";
         } else if (a == "--json" && has_value)
             json_path = argv[++i];
         else if (a == "--dump-slots" && has_value)

@@ -12,6 +12,10 @@ std::vector<cli::OptionSpec> local_engine_options() {
     return {
         {"device", 0, "DEVICE", "local engine device: auto (CUDA when present), cpu or cuda"},
         {"threads", 0, "N", "local engine CPU threads (default: all)"},
+        {"nvfp4-inputs", 0, "MODE",
+         "NVFP4 checkpoints on a GPU with FP4 tensor cores (RTX 50xx, RTX PRO Blackwell): bf16 "
+         "(default: the weights' inputs stay bf16) or fp4 (quantised to NVFP4 per token, on the "
+         "FP4 tensor cores: faster, less exact)"},
     };
 }
 
@@ -28,9 +32,7 @@ std::vector<cli::OptionSpec> endpoint_options() {
     return options;
 }
 
-namespace {
-
-engine::Result<std::unique_ptr<core::Backend>> make_local_backend(const cli::Args& args) {
+engine::Result<engine::EngineOptions> local_engine_settings(const cli::Args& args) {
     engine::EngineOptions options;
     options.model_dir = args.get("model", app_paths::default_model_dir());
     const std::string device = args.get("device", "auto");
@@ -51,7 +53,19 @@ engine::Result<std::unique_ptr<core::Backend>> make_local_backend(const cli::Arg
             return engine::bad_input("--threads " + *threads + ": accepted: a count, 0 for all");
         }
     }
-    auto backend = core::LocalBackend::open(options);
+    const std::string inputs = args.get("nvfp4-inputs", "bf16");
+    if (inputs != "bf16" && inputs != "fp4")
+        return engine::bad_input("--nvfp4-inputs " + inputs + ": accepted: bf16 or fp4");
+    options.nvfp4_fp4_inputs = inputs == "fp4";
+    return options;
+}
+
+namespace {
+
+engine::Result<std::unique_ptr<core::Backend>> make_local_backend(const cli::Args& args) {
+    auto options = local_engine_settings(args);
+    if (!options) return options.error();
+    auto backend = core::LocalBackend::open(options.value());
     if (!backend) return backend.error();
     return std::unique_ptr<core::Backend>(std::move(backend.value()));
 }

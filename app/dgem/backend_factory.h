@@ -7,12 +7,17 @@
 
 #include "cli.h"
 #include "core/backend.h"
+#include "engine/engine.h"
 
 namespace dgem {
 
-// Options a command adds for the local engine (--device, --threads), next to
+// Options a command adds for the local engine (--device, --threads, --nvfp4-inputs), next to
 // cli::backend_options().
 std::vector<cli::OptionSpec> local_engine_options();
+
+// The local engine's settings from those flags and --model (default: the tiny model built with
+// the project). Errors name the flag and what is accepted.
+engine::Result<engine::EngineOptions> local_engine_settings(const cli::Args& args);
 
 // What every command that runs on a backend takes: cli::backend_options() (with -m/--model
 // explained for --local as well) followed by local_engine_options().

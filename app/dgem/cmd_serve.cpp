@@ -24,22 +24,9 @@ extern "C" void on_stop_signal(int) {
 }
 
 int run_serve(const cli::Args& args) {
-    engine::EngineOptions engine_options;
-    engine_options.model_dir = args.get("model", app_paths::default_model_dir());
-    const std::string device = args.get("device", "auto");
-    if (device == "cpu")
-        engine_options.device = engine::Device::Cpu;
-    else if (device == "cuda")
-        engine_options.device = engine::Device::Cuda;
-    else if (device != "auto")
-        return cli::fail_bad_input("--device " + device + ": accepted: auto, cpu or cuda");
-    if (auto t = args.find("threads")) {
-        try {
-            engine_options.threads = std::stoi(*t);
-        } catch (...) {
-            return cli::fail_bad_input("--threads " + *t + ": expected a count, 0 for all");
-        }
-    }
+    auto settings = dgem::local_engine_settings(args);
+    if (!settings) return cli::fail_bad_input(settings.error().message);
+    engine::EngineOptions engine_options = std::move(settings.value());
 
     core::ServerOptions base;
     base.host = args.get("host", "127.0.0.1");

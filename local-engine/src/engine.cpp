@@ -221,7 +221,8 @@ Result<std::unique_ptr<Engine>> Engine::open(const EngineOptions& options) {
     Result<std::unique_ptr<backend::ComputeBackend>> backend = engine_error("no backend selected");
 #ifdef DS_HAVE_CUDA
     if (options.device != Device::Cpu && cuda_available()) {
-        backend = backend::make_cuda_backend(weights.value(), options.memory_limit_bytes);
+        backend = backend::make_cuda_backend(weights.value(), options.memory_limit_bytes,
+                                             options.nvfp4_fp4_inputs);
         if (backend) plan_text = backend::cuda_memory_plan(config);
         // Auto falls back to the CPU when the GPU cannot hold the model (memory plan refusal);
         // an explicit --device cuda reports why instead.

@@ -358,6 +358,35 @@ class TestCli : public QObject {
         }
     }
 
+    // The local engine's flags have one parser for decide and serve: a wrong value names the flag
+    // and what is accepted, and --nvfp4-inputs fp4 changes nothing where no FP4 tensor cores are
+    // (here the CPU engine and an f32 model).
+    void localEngineFlags() {
+        const QStringList one{"-t",        kPolicy, "-v", "ticket=I was charged twice",
+                              "--samples", "1",     "-f", "json"};
+        for (const QString& command : {QString("decide"), QString("serve")}) {
+            QStringList args{command, "--model", DS_TINY_MODEL_DIR, "--nvfp4-inputs", "int4"};
+            if (command == "decide") args += QStringList{"--local"} + one;
+            const Run r = dgem(args);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains("--nvfp4-inputs int4") && r.err.contains("bf16 or fp4"),
+                     qPrintable(r.err));
+            QStringList bad_device{command, "--device", "tpu"};
+            if (command == "decide") bad_device += QStringList{"--local", "-t", kPolicy};
+            const Run device = dgem(bad_device);
+            QCOMPARE(device.code, 2);
+            QVERIFY2(
+                device.err.contains("--device tpu") && device.err.contains("auto, cpu or cuda"),
+                qPrintable(device.err));
+        }
+        const Run plain = dgem(QStringList{"decide"} + local() + one);
+        const Run fp4 =
+            dgem(QStringList{"decide"} + local() + one + QStringList{"--nvfp4-inputs", "fp4"});
+        QVERIFY2(plain.code == 0 && fp4.code == 0, qPrintable(fp4.err));
+        QVERIFY(json::parse(plain.out.toStdString())["answers"] ==
+                json::parse(fp4.out.toStdString())["answers"]);
+    }
+
     void vertexUrl() {
         const Run missing = dgem({"config", "--vertex-url", "1234567890"});
         QCOMPARE(missing.code, 2);

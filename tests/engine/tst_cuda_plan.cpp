@@ -120,11 +120,14 @@ class TestCudaPlan : public QObject {
         QVERIFY(bf16.weights > 46 * kGiB && bf16.weights < 50 * kGiB);
         QVERIFY(fp8.weights > 23 * kGiB && fp8.weights < 27 * kGiB);
         QVERIFY(nvfp4.weights > 14 * kGiB && nvfp4.weights < 18 * kGiB);
-        // Packed experts add their fp32 GEMM outputs to the workspace, and nothing else changes.
+        // Packed experts add their fp32 GEMM outputs to the workspace, and NVFP4 the per-token
+        // NVFP4 inputs of the FP4 tensor cores (counted whatever the device); nothing else changes.
         QCOMPARE(nvfp4.kv_cache, bf16.kv_cache);
         QCOMPARE(nvfp4.activations - bf16.activations,
                  engine::cuda::packed_expert_scratch_bytes(real_config(m::WeightFormat::NVFP4),
-                                                           engine::cuda::kDefaultPassTokens));
+                                                           engine::cuda::kDefaultPassTokens) +
+                     engine::cuda::nvfp4_activation_bytes(real_config(m::WeightFormat::NVFP4),
+                                                          engine::cuda::kDefaultPassTokens));
         // FP8 (experts packed too) adds the per-token E4M3 inputs of its dynamic activations.
         QCOMPARE(fp8.activations - bf16.activations,
                  engine::cuda::packed_expert_scratch_bytes(real_config(m::WeightFormat::FP8),

@@ -61,6 +61,11 @@ struct EngineOptions {
     // free memory (CUDA). Open refuses a model whose memory plan is larger, naming the weight
     // format and the numbers.
     uint64_t memory_limit_bytes = 0;
+    // NVFP4 checkpoints on a GPU with FP4 tensor cores (compute capability 12.x): true quantises
+    // the inputs of NVFP4 weights per token to NVFP4 and multiplies on those tensor cores (the
+    // format's W4A4 arithmetic, as vLLM runs it on Blackwell: faster, less exact); false (the
+    // default) keeps them in bf16, as on every other GPU. No effect elsewhere.
+    bool nvfp4_fp4_inputs = false;
     BatchSettings batching;
 };
 

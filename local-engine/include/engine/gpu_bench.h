@@ -33,6 +33,9 @@ struct Options {
     // Weight format of the synthetic weights: "bf16", "fp8" (compressed-tensors FP8 dynamic:
     // every decoder Linear but the router packed) or "nvfp4" (ModelOpt: the experts packed).
     std::string format = "bf16";
+    // NVFP4: inputs quantised to NVFP4 on FP4 tensor cores where the GPU has them
+    // (EngineOptions::nvfp4_fp4_inputs).
+    bool nvfp4_fp4_inputs = false;
 };
 
 struct Report {

@@ -205,9 +205,10 @@ Result<std::unique_ptr<ComputeBackend>> make_cpu_backend(
 
 #ifdef DS_HAVE_CUDA
 // The CUDA backend (defined under src/cuda/); device 0. memory_limit_bytes (0: none) caps the
-// device memory its plan may use.
+// device memory its plan may use; nvfp4_fp4_inputs as EngineOptions.
 Result<std::unique_ptr<ComputeBackend>> make_cuda_backend(
-    std::shared_ptr<const model::ModelWeights> weights, uint64_t memory_limit_bytes = 0);
+    std::shared_ptr<const model::ModelWeights> weights, uint64_t memory_limit_bytes = 0,
+    bool nvfp4_fp4_inputs = false);
 // The CUDA backend's memory plan for `config`, in words (model::MemoryPlan::describe).
 std::string cuda_memory_plan(const model::ModelConfig& config);
 #endif

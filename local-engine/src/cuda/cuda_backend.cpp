@@ -31,8 +31,9 @@ class CudaModelBackend final : public model::ModelBackend<CudaBackend> {
 };
 
 Result<std::unique_ptr<CudaBackend>> open_backend(std::shared_ptr<const model::ModelWeights> w,
-                                                  bool synthetic, uint64_t seed) {
-    auto ops = open_cuda_ops(w, synthetic, seed, kDefaultPassTokens);
+                                                  bool synthetic, uint64_t seed,
+                                                  bool nvfp4_fp4_inputs) {
+    auto ops = open_cuda_ops(w, synthetic, seed, kDefaultPassTokens, nvfp4_fp4_inputs);
     if (!ops) return ops.error();
     CudaOps* raw = ops->get();
     // The vision tower runs on the CUDA vision operators (cuda/cuda_vision_ops.cpp).
@@ -101,6 +102,8 @@ MemoryPlan plan_memory(const model::ModelConfig& c, int pass_tokens, int cache_t
         a += packed_expert_scratch_bytes(c, pass_tokens);  // packed experts' fp32 outputs
     if (uses_format(formats, model::WeightFormat::FP8))
         a += fp8_activation_bytes(c, pass_tokens);  // per-token E4M3 inputs of FP8 weights
+    if (uses_format(formats, model::WeightFormat::NVFP4))
+        a += nvfp4_activation_bytes(c, pass_tokens);  // NVFP4 inputs (FP4 tensor cores)
     p.activations = a;
     p.kv_cache = kv_cache_bytes(c, cache_tokens);
     p.reserve = kReserveBytes;
@@ -132,18 +135,20 @@ model::MemoryPlan describe_plan(const model::ModelConfig& c, const MemoryPlan& p
 }
 
 Result<std::unique_ptr<CudaBackend>> open_cuda_backend(
-    std::shared_ptr<const model::ModelWeights> weights, uint64_t memory_limit_bytes) {
+    std::shared_ptr<const model::ModelWeights> weights, uint64_t memory_limit_bytes,
+    bool nvfp4_fp4_inputs) {
     if (!weights) return engine_error("CUDA backend: no weights given");
     DS_TRY(check_plan(weights->config, memory_limit_bytes));
-    return open_backend(std::move(weights), false, 0);
+    return open_backend(std::move(weights), false, 0, nvfp4_fp4_inputs);
 }
 
 Result<std::unique_ptr<CudaBackend>> open_synthetic_cuda_backend(const model::ModelConfig& config,
-                                                                 uint64_t seed) {
+                                                                 uint64_t seed,
+                                                                 bool nvfp4_fp4_inputs) {
     DS_TRY(check_plan(config, 0));
     auto mw = std::make_shared<model::ModelWeights>();
     mw->config = config;
-    return open_backend(std::move(mw), true, seed);
+    return open_backend(std::move(mw), true, seed, nvfp4_fp4_inputs);
 }
 
 Result<DeviceSummary> describe_device() {
@@ -198,8 +203,9 @@ bool cuda_available() {
 namespace backend {
 
 Result<std::unique_ptr<ComputeBackend>> make_cuda_backend(
-    std::shared_ptr<const model::ModelWeights> weights, uint64_t memory_limit_bytes) {
-    auto b = cuda::open_cuda_backend(std::move(weights), memory_limit_bytes);
+    std::shared_ptr<const model::ModelWeights> weights, uint64_t memory_limit_bytes,
+    bool nvfp4_fp4_inputs) {
+    auto b = cuda::open_cuda_backend(std::move(weights), memory_limit_bytes, nvfp4_fp4_inputs);
     if (!b) return b.error();
     return std::unique_ptr<ComputeBackend>(std::move(b.value()));
 }

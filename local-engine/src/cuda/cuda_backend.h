@@ -57,9 +57,11 @@ class CudaBackend : public backend::ComputeBackend {
 };
 
 // Uploads real weights. Errors: no device, or the memory plan does not fit ("model needs X GiB,
-// device has Y GiB free").
+// device has Y GiB free"). nvfp4_fp4_inputs: NVFP4 weights take NVFP4 inputs on FP4 tensor
+// cores where the device has them (EngineOptions::nvfp4_fp4_inputs).
 Result<std::unique_ptr<CudaBackend>> open_cuda_backend(
-    std::shared_ptr<const model::ModelWeights> weights, uint64_t memory_limit_bytes = 0);
+    std::shared_ptr<const model::ModelWeights> weights, uint64_t memory_limit_bytes = 0,
+    bool nvfp4_fp4_inputs = false);
 // The plan in the backend-neutral form Engine::open states (model/memory_plan.h): the checkpoint's
 // format and bytes, the weights as held on the device (what the format quantises stays packed:
 // device_weights.h planned_formats), activations and KV cache.
@@ -67,7 +69,8 @@ model::MemoryPlan describe_plan(const model::ModelConfig& config, const MemoryPl
 // Random bf16 weights made directly on the device for `config` (benchmarks at real shapes
 // without a checkpoint). Norm weights and scalars are 1, so activations stay finite.
 Result<std::unique_ptr<CudaBackend>> open_synthetic_cuda_backend(const model::ModelConfig& config,
-                                                                 uint64_t seed);
+                                                                 uint64_t seed,
+                                                                 bool nvfp4_fp4_inputs = false);
 
 // The device (for messages and benchmarks): "cuda:0 (NVIDIA H200)", memory in bytes.
 struct DeviceSummary {

@@ -56,6 +56,16 @@ uint64_t fp8_activation_bytes(const model::ModelConfig& c, int pass_tokens) {
     return rows * widest + 16 + rows * sizeof(float);  // the scales start 16-byte aligned
 }
 
+uint64_t nvfp4_activation_bytes(const model::ModelConfig& c, int pass_tokens) {
+    const uint64_t widest =
+        static_cast<uint64_t>(std::max({c.hidden_size, c.num_heads * max_head_dim(c),
+                                        c.intermediate_size, c.moe_intermediate_size}));
+    const uint64_t rows =
+        static_cast<uint64_t>(pass_tokens) * static_cast<uint64_t>(std::max(1, c.top_k_experts));
+    // codes, then block scales and global scales, each start 16-byte aligned
+    return rows * widest / 2 + 16 + rows * widest / 16 + 16 + rows * sizeof(float);
+}
+
 namespace {
 
 using ops::Act;
@@ -123,7 +133,7 @@ class CudaOpsImpl final : public CudaOps {
         return {};
     }
 
-    Result<void> load(bool synthetic, uint64_t seed) {
+    Result<void> load(bool synthetic, uint64_t seed, bool nvfp4_fp4_inputs) {
         if (synthetic)
             DS_TRY(synthesize_weights(weights_->config, planned_formats(weights_->config), seed,
                                       nullptr, dw_));
@@ -135,6 +145,9 @@ class CudaOpsImpl final : public CudaOps {
                                                              });
         fp8_weights_ = uses_format(dw_.formats, model::WeightFormat::FP8);
         fp8_tensor_cores_ = fp8_weights_ && fp8_tensor_cores_available();
+        fp4_tensor_cores_ = nvfp4_fp4_inputs &&
+                            uses_format(dw_.formats, model::WeightFormat::NVFP4) &&
+                            fp4_tensor_cores_available();
         return {};
     }
 
@@ -196,6 +209,7 @@ class CudaOpsImpl final : public CudaOps {
             {&qe_, packed_experts_ ? packed_expert_scratch_bytes(c, T_) : 0,
              "packed expert outputs"},
             {&xq8_, fp8_weights_ ? fp8_activation_bytes(c, T_) : 0, "FP8 activations"},
+            {&xq4_, fp4_tensor_cores_ ? nvfp4_activation_bytes(c, T_) : 0, "NVFP4 activations"},
         };
         for (const Item& it : items)
             if (it.bytes > 0) DS_TRY(it.buf->allocate(it.bytes, it.what));
@@ -780,6 +794,8 @@ class CudaOpsImpl final : public CudaOps {
     // GEMM (quantized_kernels.h) for packed ones.
     void project(const bf16_t* X, int n, const DeviceMatrix& W, float* Y, const char* what) {
         if (W.format == model::WeightFormat::FP8) return fp8_project(X, n, W, false, Y);
+        if (W.format == model::WeightFormat::NVFP4 && fp4_tensor_cores_)
+            return fp4_project(X, n, W, false, Y);
         if (W.packed()) {
             launch_packed_gemm(packed_kind(W), W.values, W.block_scales, W.row_scales, W.rows,
                                W.cols, X, n, Y, stream_);
@@ -810,6 +826,26 @@ class CudaOpsImpl final : public CudaOps {
                                         max_count_, xq, xs, Y, fp8_tensor_cores_, stream_);
     }
 
+    // NVFP4 weights on sm_120's FP4 tensor cores: the input rows quantised per token to NVFP4
+    // (E4M3 scale per 16 values under a per-token global scale; quantize_rows_nvfp4), then the
+    // block-scaled FP4 mma. Elsewhere NVFP4 weights multiply bf16 inputs (launch_packed_gemm).
+    // `experts` as fp8_project.
+    void fp4_project(const bf16_t* X, int n, const DeviceMatrix& W, bool experts, float* Y) {
+        const auto aligned = [](size_t b) { return (b + 15) / 16 * 16; };
+        const size_t values = static_cast<size_t>(n) * static_cast<size_t>(W.cols);
+        uint8_t* xq = xq4_.as<uint8_t>();
+        uint8_t* xb = xq + aligned(values / 2);
+        float* xg = reinterpret_cast<float*>(xb + aligned(values / 16));
+        launch_quantize_rows_nvfp4(X, n, W.cols, xq, xb, xg, stream_);
+        if (!experts)
+            return launch_nvfp4_fp4_gemm(W.values, W.block_scales, W.row_scales, W.rows, W.cols,
+                                         nullptr, nullptr, 1, n, xq, xb, xg, Y, stream_);
+        const int E = static_cast<int>(counts_host_.size());
+        launch_nvfp4_fp4_gemm(W.values, W.block_scales, W.row_scales, W.rows / E, W.cols,
+                              offsets_.as<int32_t>(), counts_.as<int32_t>(), E, max_count_, xq, xb,
+                              xg, Y, stream_);
+    }
+
     // Packed experts (W stacked [E * out, in]): for every expert e with rows,
     // Y[off_e .. +count_e] (fp32) = X[off_e ..] * W_e^T, each W_e dequantised in the kernel; one
     // grouped launch for all experts (one per expert cost ~3 us of launch each, 128 experts x 2
@@ -820,6 +856,8 @@ class CudaOpsImpl final : public CudaOps {
                                                : offsets_host_[static_cast<size_t>(E - 1)] +
                                                      counts_host_[static_cast<size_t>(E - 1)];
         if (W.format == model::WeightFormat::FP8) return fp8_project(X, rows, W, true, Y);
+        if (W.format == model::WeightFormat::NVFP4 && fp4_tensor_cores_)
+            return fp4_project(X, rows, W, true, Y);
         launch_packed_gemm_grouped(packed_kind(W), W.values, W.block_scales, W.row_scales, out, in,
                                    offsets_.as<int32_t>(), counts_.as<int32_t>(), E, max_count_, X,
                                    Y, stream_);
@@ -905,18 +943,20 @@ class CudaOpsImpl final : public CudaOps {
     DeviceBuffer rlog_, ridx_, rw_, n2_, counts_, cursor_, slot_of_, row_token_, xe_, gue_, acte_;
     DeviceBuffer ye_, m_, sc_, logits_, sprobs_, rhid_, rh16_, rsmall_, ptrs_, qe_;
     DeviceBuffer xq8_;      // FP8-dynamic weights' per-token E4M3 inputs and their scales
+    DeviceBuffer xq4_;      // NVFP4 weights' per-token NVFP4 inputs (FP4 tensor cores only)
     DeviceBuffer offsets_;  // each expert's first gathered row (device copy of offsets_host_)
     int max_count_ = 0;     // the most rows any expert has in this layer
-    bool fp8_weights_ = false, fp8_tensor_cores_ = false;
+    bool fp8_weights_ = false, fp8_tensor_cores_ = false, fp4_tensor_cores_ = false;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<CudaOps>> open_cuda_ops(std::shared_ptr<const model::ModelWeights> weights,
-                                               bool synthetic, uint64_t seed, int pass_tokens) {
+                                               bool synthetic, uint64_t seed, int pass_tokens,
+                                               bool nvfp4_fp4_inputs) {
     auto ops = std::make_unique<CudaOpsImpl>();
     DS_TRY(ops->init(std::move(weights), pass_tokens));
-    DS_TRY(ops->load(synthetic, seed));
+    DS_TRY(ops->load(synthetic, seed, nvfp4_fp4_inputs));
     DS_TRY(ops->allocate_workspace());
     return std::unique_ptr<CudaOps>(std::move(ops));
 }

@@ -32,6 +32,11 @@ uint64_t packed_expert_scratch_bytes(const model::ModelConfig& c, int pass_token
 // and one scale per row, for a pass's tokens times top_k (the experts' gathered rows). Workspace
 // held only when some weight is FP8.
 uint64_t fp8_activation_bytes(const model::ModelConfig& c, int pass_tokens);
+// NVFP4 weights on sm_120's FP4 tensor cores take their input rows quantised per token to NVFP4:
+// half a byte per input value of the widest input, one E4M3 block scale per 16 values and one
+// global scale per row, for the same rows as fp8_activation_bytes. Workspace held only on such a
+// device; the memory plan counts it for every NVFP4 model (the plan knows no device).
+uint64_t nvfp4_activation_bytes(const model::ModelConfig& c, int pass_tokens);
 
 class CudaOps : public ops::Ops {
   public:
@@ -44,7 +49,10 @@ class CudaOps : public ops::Ops {
 // Uploads `weights` (or, with `synthetic`, makes random weights for weights->config on the device
 // from `seed`, in the formats its quantization.format implies: device_weights.h planned_formats)
 // and allocates a workspace of `pass_tokens` tokens.
+// nvfp4_fp4_inputs: NVFP4 weights multiply NVFP4 inputs on FP4 tensor cores where the device has
+// them (else, and by default, bf16 inputs on the bf16 tensor cores).
 Result<std::unique_ptr<CudaOps>> open_cuda_ops(std::shared_ptr<const model::ModelWeights> weights,
-                                               bool synthetic, uint64_t seed, int pass_tokens);
+                                               bool synthetic, uint64_t seed, int pass_tokens,
+                                               bool nvfp4_fp4_inputs = false);
 
 }  // namespace engine::cuda

@@ -52,7 +52,7 @@ Result<Report> run(const Options& o) {
         c.quantization.format = model::WeightFormat::BF16;
     else
         return bad_input("unknown weight format \"" + o.format + "\" (accepted: bf16, fp8, nvfp4)");
-    auto opened = cuda::open_synthetic_cuda_backend(c, o.seed);
+    auto opened = cuda::open_synthetic_cuda_backend(c, o.seed, o.nvfp4_fp4_inputs);
     if (!opened) return opened.error();
     cuda::CudaBackend& b = *opened.value();
     Report rep;

@@ -11,9 +11,10 @@
 namespace engine::cuda {
 
 // y[tokens, rows] = x[tokens, cols] * W^T for the quantised tensor `w` (FP8 or NVFP4 parts), x
-// given as bf16 bit patterns. dynamic_activations (FP8 only): x is first quantised per token to
-// E4M3 on the device (launch_fp8_dynamic_gemm, through the FP8 tensor cores where they exist unless
-// tensor_cores is false). Synchronous.
+// given as bf16 bit patterns. dynamic_activations: x is first quantised per token on the device;
+// FP8 weights: to E4M3 (launch_fp8_dynamic_gemm, through the FP8 tensor cores where they exist
+// unless tensor_cores is false); NVFP4 weights: to NVFP4, through the FP4 tensor cores
+// (launch_nvfp4_fp4_gemm; an error where fp4_tensor_cores() is false). Synchronous.
 //
 // group_counts (non-empty): the grouped launch the experts use. W is split into
 // group_counts.size() stacked matrices of rows / groups rows, x's rows into consecutive ranges of
@@ -25,5 +26,7 @@ Result<std::vector<float>> run_quantized_gemm(const model::TensorView& w,
                                               const std::vector<int>& group_counts = {});
 // Whether the device has FP8 tensor cores (sm_89 and later).
 bool fp8_tensor_cores();
+// Whether the loaded code has sm_120's block-scaled FP4 mma (compute capability 12.x).
+bool fp4_tensor_cores();
 
 }  // namespace engine::cuda

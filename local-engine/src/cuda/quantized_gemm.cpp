@@ -65,14 +65,21 @@ bool fp8_tensor_cores() {
     return fp8_tensor_cores_available();
 }
 
+bool fp4_tensor_cores() {
+    return fp4_tensor_cores_available();
+}
+
 Result<std::vector<float>> run_quantized_gemm(const model::TensorView& w,
                                               const std::vector<uint16_t>& x, int tokens,
                                               bool dynamic_activations, bool tensor_cores,
                                               const std::vector<int>& group_counts) {
     DeviceQuantizedMatrix d;
     DS_TRY(upload_quantized(w, d));
-    if (dynamic_activations && d.format != model::WeightFormat::FP8)
-        return engine_error("CUDA backend: dynamic activations need FP8 weights");
+    const bool nvfp4 = d.format == model::WeightFormat::NVFP4;
+    if (dynamic_activations && nvfp4 && !fp4_tensor_cores_available())
+        return engine_error(
+            "CUDA backend: NVFP4 activations need FP4 tensor cores (compute capability 12.x, "
+            "built for the 12.x family)");
     if (x.size() != static_cast<size_t>(tokens) * static_cast<size_t>(d.cols))
         return engine_error("CUDA backend: x does not hold tokens * cols values");
     const int groups = group_counts.empty() ? 1 : static_cast<int>(group_counts.size());
@@ -92,7 +99,7 @@ Result<std::vector<float>> run_quantized_gemm(const model::TensorView& w,
     }
     const int out = d.rows / groups;
     const size_t n_out = static_cast<size_t>(tokens) * static_cast<size_t>(out);
-    DeviceBuffer dx, dy, dq, ds, doff, dcnt;
+    DeviceBuffer dx, dy, dq, db, ds, doff, dcnt;
     DS_TRY(dx.allocate(x.size() * sizeof(uint16_t), "GEMM input"));
     DS_TRY(dy.allocate(n_out * sizeof(float), "GEMM output"));
     DS_CUDA_TRY(
@@ -109,7 +116,17 @@ Result<std::vector<float>> run_quantized_gemm(const model::TensorView& w,
         off = doff.as<int>();
         cnt = dcnt.as<int>();
     }
-    if (dynamic_activations) {
+    if (dynamic_activations && nvfp4) {
+        DS_TRY(dq.allocate(x.size() / 2, "NVFP4 activations"));
+        DS_TRY(db.allocate(x.size() / 16, "NVFP4 block scales"));
+        DS_TRY(ds.allocate(static_cast<size_t>(tokens) * sizeof(float), "activation scales"));
+        launch_quantize_rows_nvfp4(dx.as<bf16_t>(), tokens, d.cols, dq.as<uint8_t>(),
+                                   db.as<uint8_t>(), ds.as<float>(), nullptr);
+        launch_nvfp4_fp4_gemm(d.values.as<uint8_t>(), d.block_scales.as<uint8_t>(),
+                              d.row_scales.as<float>(), out, d.cols, off, cnt, groups, max_count,
+                              dq.as<uint8_t>(), db.as<uint8_t>(), ds.as<float>(), dy.as<float>(),
+                              nullptr);
+    } else if (dynamic_activations) {
         DS_TRY(dq.allocate(x.size(), "FP8 activations"));
         DS_TRY(ds.allocate(static_cast<size_t>(tokens) * sizeof(float), "activation scales"));
         launch_quantize_rows_e4m3(dx.as<bf16_t>(), tokens, d.cols, dq.as<uint8_t>(), ds.as<float>(),

@@ -43,11 +43,31 @@ void launch_fp8_dynamic_gemm_grouped(const uint8_t* wq, const float* w_scale, in
                                      const int* offsets, const int* counts, int groups,
                                      int max_count, const uint8_t* xq, const float* x_scale,
                                      float* y, bool tensor_cores, cudaStream_t stream);
+// Per-token NVFP4 quantisation of bf16 rows (cols a multiple of 16): x_global[t] = max|x_t| /
+// (6 * 448) (1 for a zero row); block b's scale x_blocks[t, b] = nearest E4M3 of
+// max|x_t[16 b .. 16 b + 15]| / 6 / x_global[t]; xq [tokens, cols / 2] the nearest E2M1 of
+// x / (e4m3(block scale) * x_global) (ties to even, the even column in the low nibble), as
+// model::float_to_e4m3 / float_to_e2m1 code them.
+void launch_quantize_rows_nvfp4(const bf16_t* x, int tokens, int cols, uint8_t* xq,
+                                uint8_t* x_blocks, float* x_global, cudaStream_t stream);
+// y[t, r] = x_global[t] * row_scales[r] * sum_k x(t, k) * w(r, k), x and w NVFP4 values times
+// their block scales, on sm_120's FP4 tensor cores (mma m16n8k64 e2m1 with E4M3 block scales);
+// only where fp4_tensor_cores_available(). The weight as in launch_packed_gemm (NVFP4). offsets
+// and counts null: one matrix for `max_count` rows of x; else grouped as
+// launch_packed_gemm_grouped.
+void launch_nvfp4_fp4_gemm(const uint8_t* values, const uint8_t* block_scales,
+                           const float* row_scales, int rows, int cols, const int* offsets,
+                           const int* counts, int groups, int max_count, const uint8_t* xq,
+                           const uint8_t* x_blocks, const float* x_global, float* y,
+                           cudaStream_t stream);
 // n random packed bytes for synthetic weights: FP8 codes of magnitude below 2 (exponent field at
 // most 7, so never NaN), or NVFP4 bytes (any two E2M1 codes).
 void launch_fill_random_packed(PackedKind kind, uint8_t* dst, uint64_t n, uint64_t seed,
                                cudaStream_t stream);
 // Whether the current device has FP8 tensor cores (compute capability 8.9 or later).
 bool fp8_tensor_cores_available();
+// Whether launch_nvfp4_fp4_gemm can run here: the code loaded for the current device has sm_120's
+// block-scaled FP4 mma (compute capability 12.x, built for the 12.x family). Runs one tiny kernel.
+bool fp4_tensor_cores_available();
 
 }  // namespace engine::cuda
