@@ -4,16 +4,19 @@
 // weights live in device_weights.h. The GEMMs themselves are quantized_kernels.h's:
 //
 //   NVFP4 (ModelOpt):          y = x * W^T, x bf16, W = e2m1 * e4m3(block scale) * global(row)
+//   NVFP4 x NVFP4 (sm_120):    x is quantised per token to NVFP4 (global max|x| / (6 * 448), E4M3
+//                              scale per 16 values), then the block-scaled FP4 mma
 //   FP8 dynamic (compressed-tensors): x is quantised per token to E4M3 (scale max|x| / 448), then
 //                              y[t, r] = sum(e4m3(xq) * e4m3(w)) * x_scale[t] * w_scale[r]
 //   FP8 weight-only:           y = x * W^T with W = e4m3 * w_scale(row), x bf16
 //
 // Packed weights with bf16 activations run on the bf16 tensor cores, the weight decoded exactly
 // to bf16 in shared memory; FP8 dynamic on the FP8 tensor cores (sm_89 and later) or a tiled
-// fp32 kernel (sm_80). NVFP4 does not use sm_120's FP4 tensor cores yet. The CUDA backend's
-// forward pass runs FP8 weights through the dynamic path (the format's own arithmetic) and NVFP4
-// through the bf16 one. NOT YET RUN ON A GPU: they compile with -Werror here and
-// engine_tst_cuda_quantized checks them against the CPU dequantisation where a GPU exists.
+// fp32 kernel (sm_80); NVFP4 x NVFP4 on sm_120's FP4 tensor cores. The CUDA backend's forward
+// pass runs FP8 weights through the dynamic path (the format's own arithmetic) and NVFP4 through
+// the bf16 one, or the FP4 one when asked (EngineOptions::nvfp4_fp4_inputs) and the device has
+// it. NOT YET RUN ON A GPU: they compile with -Werror here and engine_tst_cuda_quantized checks
+// them against the CPU dequantisation where a GPU exists.
 
 #include <cstdint>
 
