@@ -267,6 +267,7 @@ class CudaOpsImpl final : public CudaOps {
         const size_t D = static_cast<size_t>(c.layer_head_dim(layer));
         const size_t cap = static_cast<size_t>(kv.capacity_), len = static_cast<size_t>(kv.length_);
         std::vector<uint16_t> hk(heads * cap * D), hv(heads * cap * D);
+        DS_CUDA_TRY(cudaStreamSynchronize(stream_));  // the cache writes queued on it
         DS_CUDA_TRY(cudaMemcpy(hk.data(), kv.k[static_cast<size_t>(layer)], hk.size() * 2,
                                cudaMemcpyDeviceToHost));
         DS_CUDA_TRY(cudaMemcpy(hv.data(), kv.v[static_cast<size_t>(layer)], hv.size() * 2,
@@ -414,10 +415,15 @@ class CudaOpsImpl final : public CudaOps {
         float* S = scores_.as<float>();
         bf16_t* Pr = probs_.as<bf16_t>();
         // Query chunks that fit the score buffer.
+        if (static_cast<uint64_t>(NH) * static_cast<uint64_t>(Lp) > kScoreElements) {
+            if (pending_)
+                pending_ = engine_error("CUDA backend: attention over " + std::to_string(Lp) +
+                                        " keys does not fit the score buffer");
+            return;
+        }
         for (int c0 = 0; c0 < n;) {
-            int M = static_cast<int>(std::min<uint64_t>(
+            const int M = static_cast<int>(std::min<uint64_t>(
                 static_cast<uint64_t>(n - c0), kScoreElements / (static_cast<uint64_t>(NH) * Lp)));
-            M = std::max(M, 1);
             const int Lk = P0 + c0 + M;
             for (int j = 0; j < KVH; ++j)
                 check(gemm_nt(blas_, M, Lk, D, Q + (j * G * qhs + c0 * D), D, qhs, Kc + j * chs, D,
@@ -453,48 +459,66 @@ class CudaOpsImpl final : public CudaOps {
         float* O = o_.as<float>();
         float* S = scores_.as<float>();
         bf16_t* Pr = probs_.as<bf16_t>();
-        // Scores against [cache | own canvas], in row chunks that fit the score buffer; the
-        // softmax masks the cache columns before first_key.
+        // Scores against [cache | own canvas] in chunks that fit the score buffer: whole canvas
+        // rows while one row's scores fit, else blocks of one row's queries (a long cache: at the
+        // spec's 16 heads and 256-wide canvas, one row's scores pass the buffer at about 7,900
+        // cached tokens). The softmax masks the cache columns before first_key.
         const int cols = Lp + width;
+        const uint64_t head_row = static_cast<uint64_t>(NH) * static_cast<uint64_t>(cols);
+        const int qblock = static_cast<int>(std::min<uint64_t>(width, kScoreElements / head_row));
+        if (qblock == 0) {
+            if (pending_)
+                pending_ =
+                    engine_error("CUDA backend: canvas attention over " + std::to_string(cols) +
+                                 " keys does not fit the score buffer");
+            return;
+        }
         for (int r0 = 0; r0 < rows;) {
-            int rc = static_cast<int>(
-                std::min<uint64_t>(static_cast<uint64_t>(rows - r0),
-                                   kScoreElements / (static_cast<uint64_t>(NH) * width * cols)));
-            rc = std::max(rc, 1);
-            const int Mc = rc * width;
-            const long long chunk_stride = static_cast<long long>(Mc) * cols;
-            const size_t t0 = n + static_cast<size_t>(r0) * width;
-            if (Lp > 0)
-                for (int j = 0; j < KVH; ++j)
-                    check(
-                        gemm_nt(blas_, Mc, Lp, D, Q + (j * G * qhs + t0 * D), D, qhs, Kc + j * chs,
-                                D, 0, S + j * G * chunk_stride, CUDA_R_32F, cols, chunk_stride, G),
-                        "canvas cache scores");
-            for (int hq = 0; hq < NH; ++hq) {
-                const int j = hq / G;
-                check(gemm_nt(blas_, width, width, D, Q + (hq * qhs + t0 * D), D,
-                              static_cast<long long>(width) * D,
-                              kc_.as<bf16_t>() + (static_cast<size_t>(j) * T_ + t0) * D, D,
-                              static_cast<long long>(width) * D, S + hq * chunk_stride + Lp,
-                              CUDA_R_32F, cols, static_cast<long long>(width) * cols, rc),
-                      "canvas scores");
-            }
-            masked_softmax(S, Pr, NH, Mc, cols, false, 0, first_key, 0, stream_);
-            if (Lp > 0)
-                for (int j = 0; j < KVH; ++j)
-                    check(gemm_nn(blas_, Mc, D, Lp, Pr + j * G * chunk_stride, cols, chunk_stride,
-                                  Vc + j * chs, D, 0, O + t0 * ldo + j * G * D, CUDA_R_32F, ldo, D,
-                                  G),
-                          "canvas cache values");
-            for (int hq = 0; hq < NH; ++hq) {
-                const int j = hq / G;
-                check(gemm_nn(blas_, width, D, width, Pr + hq * chunk_stride + Lp, cols,
-                              static_cast<long long>(width) * cols,
-                              vc_.as<bf16_t>() + (static_cast<size_t>(j) * T_ + t0) * D, D,
-                              static_cast<long long>(width) * D, O + t0 * ldo + hq * D, CUDA_R_32F,
-                              ldo, static_cast<long long>(width) * ldo, rc, 1.0f,
-                              Lp > 0 ? 1.0f : 0.0f),
-                      "canvas values");
+            // Canvas rows in this chunk (1 when a row is split into query blocks).
+            const int rc = qblock < width
+                               ? 1
+                               : static_cast<int>(std::clamp<uint64_t>(
+                                     kScoreElements / (head_row * static_cast<uint64_t>(width)), 1,
+                                     static_cast<uint64_t>(rows - r0)));
+            const size_t row_t0 = n + static_cast<size_t>(r0) * width;  // the row's first token
+            for (int q0 = 0; q0 < width; q0 += qblock) {
+                const int qn = std::min(qblock, width - q0);  // queries of each row in the chunk
+                const int Mc = rc * qn;
+                const long long chunk_stride = static_cast<long long>(Mc) * cols;
+                const size_t t0 = row_t0 + static_cast<size_t>(q0);  // the chunk's first query
+                if (Lp > 0)
+                    for (int j = 0; j < KVH; ++j)
+                        check(gemm_nt(blas_, Mc, Lp, D, Q + (j * G * qhs + t0 * D), D, qhs,
+                                      Kc + j * chs, D, 0, S + j * G * chunk_stride, CUDA_R_32F,
+                                      cols, chunk_stride, G),
+                              "canvas cache scores");
+                // Each canvas row's queries against that row's keys, rc rows batched.
+                for (int hq = 0; hq < NH; ++hq) {
+                    const int j = hq / G;
+                    check(gemm_nt(blas_, qn, width, D, Q + (hq * qhs + t0 * D), D,
+                                  static_cast<long long>(width) * D,
+                                  kc_.as<bf16_t>() + (static_cast<size_t>(j) * T_ + row_t0) * D, D,
+                                  static_cast<long long>(width) * D, S + hq * chunk_stride + Lp,
+                                  CUDA_R_32F, cols, static_cast<long long>(qn) * cols, rc),
+                          "canvas scores");
+                }
+                masked_softmax(S, Pr, NH, Mc, cols, false, 0, first_key, 0, stream_);
+                if (Lp > 0)
+                    for (int j = 0; j < KVH; ++j)
+                        check(gemm_nn(blas_, Mc, D, Lp, Pr + j * G * chunk_stride, cols,
+                                      chunk_stride, Vc + j * chs, D, 0, O + t0 * ldo + j * G * D,
+                                      CUDA_R_32F, ldo, D, G),
+                              "canvas cache values");
+                for (int hq = 0; hq < NH; ++hq) {
+                    const int j = hq / G;
+                    check(gemm_nn(blas_, qn, D, width, Pr + hq * chunk_stride + Lp, cols,
+                                  static_cast<long long>(qn) * cols,
+                                  vc_.as<bf16_t>() + (static_cast<size_t>(j) * T_ + row_t0) * D, D,
+                                  static_cast<long long>(width) * D, O + t0 * ldo + hq * D,
+                                  CUDA_R_32F, ldo, static_cast<long long>(width) * ldo, rc, 1.0f,
+                                  Lp > 0 ? 1.0f : 0.0f),
+                          "canvas values");
+                }
             }
             r0 += rc;
         }
@@ -707,10 +731,16 @@ class CudaOpsImpl final : public CudaOps {
         if (is_bf16(dst.act)) {
             std::vector<uint16_t> raw(n);
             for (size_t i = 0; i < n; ++i) raw[i] = model::float_to_bf16(values[i]);
-            DS_CUDA_TRY(cudaMemcpy(b16(dst), raw.data(), n * 2, cudaMemcpyHostToDevice));
+            DS_CUDA_TRY(
+                cudaMemcpyAsync(b16(dst), raw.data(), n * 2, cudaMemcpyHostToDevice, stream_));
         } else {
-            DS_CUDA_TRY(cudaMemcpy(f32(dst), values.data(), n * 4, cudaMemcpyHostToDevice));
+            DS_CUDA_TRY(
+                cudaMemcpyAsync(f32(dst), values.data(), n * 4, cudaMemcpyHostToDevice, stream_));
         }
+        // On the compute stream, so the kernels after it see the values (a plain cudaMemcpy runs
+        // on the legacy stream, which this non-blocking stream does not wait for, and may return
+        // before its DMA lands); the wait keeps `raw` alive until the copy is done.
+        DS_CUDA_TRY(cudaStreamSynchronize(stream_));
         return {};
     }
 

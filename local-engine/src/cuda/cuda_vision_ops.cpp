@@ -135,8 +135,10 @@ class CudaVisionOps final : public ops::VisionOps {
         }
         return buf.as<int32_t>();
     }
-    // Copies back and waits: the host owns the activations between operators.
+    // Copies back and waits: the host owns the activations between operators. Every operator
+    // ends here, so a kernel that failed to launch (say, too much shared memory) is reported.
     void download(const float* d, std::span<float> host) {
+        if (auto e = cudaGetLastError(); e != cudaSuccess) fail(cuda_error(e, "vision kernel"));
         if (auto e =
                 cudaMemcpyAsync(host.data(), d, host.size_bytes(), cudaMemcpyDeviceToHost, stream_);
             e != cudaSuccess)

@@ -127,8 +127,15 @@ void vision_attention(const float* q, const float* k, const float* v, int rows, 
                       int kv_heads, int head_dim, float* out, cudaStream_t stream) {
     if (rows <= 0) return;
     const dim3 grid(static_cast<unsigned>(rows), static_cast<unsigned>(heads));
-    attention_kernel<<<grid, kThreads, static_cast<size_t>(rows) * sizeof(float), stream>>>(
-        q, k, v, rows, heads, kv_heads, head_dim, out);
+    const size_t scores = static_cast<size_t>(rows) * sizeof(float);
+    // Past 48 KB of dynamic shared memory a kernel must opt in (up to the device's limit, about
+    // 227 KB on an H100/H200: 58,000 rows); past that limit the launch fails and the caller
+    // reports it.
+    if (scores > 48 * 1024)
+        cudaFuncSetAttribute(attention_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             static_cast<int>(scores));
+    attention_kernel<<<grid, kThreads, scores, stream>>>(q, k, v, rows, heads, kv_heads, head_dim,
+                                                         out);
 }
 
 void vision_gelu_mul(float* a, const float* b, int64_t n, cudaStream_t stream) {
