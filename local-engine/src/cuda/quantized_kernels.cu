@@ -288,7 +288,7 @@ struct E4m3Ops {
             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 #else
         (void)d, (void)a, (void)b0, (void)b1;
-        __trap();  // launched only on sm_89 and later (launch_fp8_dynamic_gemm checks)
+        __trap();  // launched only where mma_probe found the instruction compiled in
 #endif
     }
 };
@@ -344,7 +344,7 @@ struct Nvfp4Ops {
               "h"(static_cast<uint16_t>(0)));
 #else
         (void)d, (void)a, (void)b0, (void)b1, (void)sfa, (void)sfb;
-        __trap();  // launched only where fp4_mma_probe found the instruction compiled in
+        __trap();  // launched only where mma_probe found the instruction compiled in
 #endif
     }
 };
@@ -509,32 +509,49 @@ void launch_quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* x
 
 namespace {
 
-__global__ void fp4_mma_probe(int* compiled) {
-    *compiled = DS_FP4_MMA;
+// Which mma instructions the code loaded for this device has: [0] FP8 (sm_89+), [1] block-scaled
+// FP4 (the 12.x family).
+__global__ void mma_probe(int* compiled) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+    compiled[0] = 1;
+#else
+    compiled[0] = 0;
+#endif
+    compiled[1] = DS_FP4_MMA;
+}
+
+struct MmaSupport {
+    bool fp8 = false, fp4 = false;
+};
+
+// Asked of the code the driver loaded, not of the compute capability: a build without a device's
+// own target runs there as PTX of an older one, JIT-compiled, where the newer instructions were
+// compiled out (their kernels would __trap). Probed once per process (device 0).
+MmaSupport mma_support() {
+    static const MmaSupport support = [] {
+        MmaSupport s;
+        int* flags = nullptr;
+        if (cudaMalloc(&flags, 2 * sizeof(int)) != cudaSuccess) return s;
+        int compiled[2] = {0, 0};
+        mma_probe<<<1, 1>>>(flags);
+        const bool ok =
+            cudaMemcpy(compiled, flags, sizeof compiled, cudaMemcpyDeviceToHost) == cudaSuccess;
+        cudaFree(flags);
+        s.fp8 = ok && compiled[0] == 1;
+        s.fp4 = ok && compiled[1] == 1;
+        return s;
+    }();
+    return support;
 }
 
 }  // namespace
 
 bool fp4_tensor_cores_available() {
-    // Asked of the code the driver loaded for this device, not of its compute capability: a build
-    // without the 12.x family target runs here as JIT-compiled older code, which lacks the
-    // instruction.
-    int* flag = nullptr;
-    if (cudaMalloc(&flag, sizeof(int)) != cudaSuccess) return false;
-    int compiled = 0;
-    fp4_mma_probe<<<1, 1>>>(flag);
-    const bool ok = cudaMemcpy(&compiled, flag, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess;
-    cudaFree(flag);
-    return ok && compiled == 1;
+    return mma_support().fp4;
 }
 
 bool fp8_tensor_cores_available() {
-    int device = 0, major = 0, minor = 0;
-    if (cudaGetDevice(&device) != cudaSuccess) return false;
-    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess)
-        return false;
-    return major * 10 + minor >= 89;
+    return mma_support().fp8;
 }
 
 void launch_fp8_dynamic_gemm(const uint8_t* wq, const float* w_scale, int rows, int cols,

@@ -64,10 +64,12 @@ void launch_nvfp4_fp4_gemm(const uint8_t* values, const uint8_t* block_scales,
 // most 7, so never NaN), or NVFP4 bytes (any two E2M1 codes).
 void launch_fill_random_packed(PackedKind kind, uint8_t* dst, uint64_t n, uint64_t seed,
                                cudaStream_t stream);
-// Whether the current device has FP8 tensor cores (compute capability 8.9 or later).
+// Whether the code loaded for device 0 has the FP8 mma (compute capability 8.9 or later, and a
+// build with a target that has it: PTX of sm_80 JIT-compiled on an H200 does not).
 bool fp8_tensor_cores_available();
-// Whether launch_nvfp4_fp4_gemm can run here: the code loaded for the current device has sm_120's
-// block-scaled FP4 mma (compute capability 12.x, built for the 12.x family). Runs one tiny kernel.
+// Whether launch_nvfp4_fp4_gemm can run here: the code loaded for device 0 has sm_120's
+// block-scaled FP4 mma (compute capability 12.x, built for the 12.x family). Both are asked of
+// the device with one tiny kernel, once per process.
 bool fp4_tensor_cores_available();
 
 }  // namespace engine::cuda
