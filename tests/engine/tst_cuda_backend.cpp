@@ -3,8 +3,9 @@
 // encode+decode against separate passes, self-conditioned decoding (a generation step), and the
 // memory plan's refusal of a model that cannot fit; and the tiny model's FP8 and NVFP4
 // checkpoints, held packed on the device, against the CPU's dequantised weights (slot
-// probabilities within 2e-2). Without a CUDA device the whole test is
-// skipped (exit code 77, which ctest reports as skipped).
+// probabilities within 2e-2); a canvas row too wide for one score chunk, split into query
+// blocks. Without a CUDA device the whole test is skipped (exit code 77, which ctest reports as
+// skipped).
 
 // Engine headers first: engine.h names a member `slots`, which Qt's keyword macro would eat.
 #include "engine/engine.h"
@@ -238,6 +239,52 @@ class TestCudaBackend : public QObject {
 
   private slots:
 #ifdef DS_HAVE_CUDA
+    // A canvas too wide for one row's attention scores to fit the score buffer (tiny: 4 heads x
+    // 4096 queries x 4115 keys > 32 Mi), so each row is split into query blocks: the split
+    // rows' reads, at the start, the block seams and the end, equal the CPU's within 2e-2.
+    void wideCanvasParity() {
+        auto m = make_model("tiny");
+        const auto& c = m->weights->config;
+        const engine::CancelToken cancel;
+        auto cpu = must(backend::make_cpu_backend(m->weights, 0), "cpu backend");
+        auto gpu = must(engine::cuda::open_cuda_backend(m->weights), "cuda backend");
+        SlotBatch b;
+        b.rows = 1;
+        b.width = 4096;
+        std::mt19937 rng(5);
+        std::uniform_int_distribution<int> any(0, c.vocab_size - 1);
+        b.ids.resize(static_cast<size_t>(b.width));
+        for (auto& id : b.ids) id = any(rng);
+        for (int pos : {0, 1, 2037, 2038, 2039, 4075, 4076, 4095}) {
+            std::vector<TokenId> l;
+            for (int k = 0; k < 5; ++k) l.push_back(any(rng));
+            b.queries.push_back({0, pos, l});
+        }
+        const int capacity = static_cast<int>(kPrompt.size());
+        auto cpu_cache = must(cpu->create_cache(capacity), "cpu cache");
+        must_ok(cpu->encode(*cpu_cache, kPrompt, cancel), "cpu encode");
+        auto cpu_read =
+            must(cpu->read_positions(
+                     *must(cpu->decode(*cpu_cache, as_decode(b), cancel), "cpu decode"), b.queries),
+                 "cpu read");
+        auto gpu_cache = must(gpu->create_cache(capacity), "gpu cache");
+        must_ok(gpu->encode(*gpu_cache, kPrompt, cancel), "gpu encode");
+        auto gpu_read =
+            must(gpu->read_positions(
+                     *must(gpu->decode(*gpu_cache, as_decode(b), cancel), "gpu decode"), b.queries),
+                 "gpu read");
+        QCOMPARE(gpu_read.size(), cpu_read.size());
+        float worst = 0;
+        for (size_t q = 0; q < cpu_read.size(); ++q)
+            for (size_t k = 0; k < cpu_read[q].logits.size(); ++k)
+                worst = std::max(worst, std::fabs((cpu_read[q].logits[k] - cpu_read[q].logsumexp) -
+                                                  (gpu_read[q].logits[k] - gpu_read[q].logsumexp)));
+        std::printf(
+            "wide canvas (4096, split into query blocks): worst slot log-prob difference "
+            "%.4g\n",
+            worst);
+        QVERIFY2(worst < 2e-2f, "a split canvas row differs from the CPU by more than 2e-2");
+    }
     void fp8SlotParity() {
         quantized_slot_parity("fp8");
     }
