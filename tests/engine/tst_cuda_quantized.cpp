@@ -95,6 +95,20 @@ class TestCudaQuantized : public QObject {
         return y;
     }
 
+    // The grouped launch's expected output: x's rows in consecutive ranges of `counts`, range g
+    // times the g-th of the stacked matrices, picked out of the full product `full` [kTokens,
+    // kRows].
+    static std::vector<double> grouped_rows(const std::vector<double>& full,
+                                            const std::vector<int>& counts) {
+        const int groups = static_cast<int>(counts.size()), out = kRows / groups;
+        std::vector<double> want(size_t(kTokens) * out);
+        for (int g = 0, t0 = 0; g < groups; t0 += counts[size_t(g)], ++g)
+            for (int t = t0; t < t0 + counts[size_t(g)]; ++t)
+                for (int r = 0; r < out; ++r)
+                    want[size_t(t) * out + r] = full[size_t(t) * kRows + g * out + r];
+        return want;
+    }
+
     static double worst_relative(const std::vector<float>& got, const std::vector<double>& want) {
         double scale = 0, worst = 0;
         for (double v : want) scale = std::max(scale, std::fabs(v));
@@ -180,12 +194,7 @@ class TestCudaQuantized : public QObject {
         const auto want = reference(w, x, Inputs::Nvfp4);
         const double err = worst_relative(gpu_gemm(w, x, true), want);
         const std::vector<int> counts{20, 0, 50};
-        const int groups = static_cast<int>(counts.size()), out = kRows / groups;
-        std::vector<double> want_grouped(size_t(kTokens) * out);
-        for (int g = 0, t0 = 0; g < groups; t0 += counts[size_t(g)], ++g)
-            for (int t = t0; t < t0 + counts[size_t(g)]; ++t)
-                for (int r = 0; r < out; ++r)
-                    want_grouped[size_t(t) * out + r] = want[size_t(t) * kRows + g * out + r];
+        const auto want_grouped = grouped_rows(want, counts);
         auto grouped = engine::cuda::run_quantized_gemm(w, x, kTokens, true, true, counts);
         QVERIFY2(grouped.ok(), grouped.ok() ? "" : grouped.error().message.c_str());
         const double err_grouped = worst_relative(*grouped, want_grouped);
@@ -219,17 +228,12 @@ class TestCudaQuantized : public QObject {
     // (tiled) and dynamic through the FP8 tensor cores.
     void grouped() {
         const std::vector<int> counts{20, 0, 50};
-        const int groups = static_cast<int>(counts.size()), out = kRows / groups;
         const auto w = fp8_weight();
         const auto x = random_x();
         for (int mode = 0; mode < 3; ++mode) {
             const bool dynamic = mode > 0, mma = mode == 2;
-            const auto full = reference(w, x, dynamic ? Inputs::E4m3 : Inputs::Bf16);
-            std::vector<double> want(size_t(kTokens) * out);
-            for (int g = 0, t0 = 0; g < groups; t0 += counts[size_t(g)], ++g)
-                for (int t = t0; t < t0 + counts[size_t(g)]; ++t)
-                    for (int r = 0; r < out; ++r)
-                        want[size_t(t) * out + r] = full[size_t(t) * kRows + g * out + r];
+            const auto want =
+                grouped_rows(reference(w, x, dynamic ? Inputs::E4m3 : Inputs::Bf16), counts);
             auto got = engine::cuda::run_quantized_gemm(w, x, kTokens, dynamic, mma, counts);
             QVERIFY2(got.ok(), got.ok() ? "" : got.error().message.c_str());
             const double err = worst_relative(*got, want);

@@ -47,23 +47,31 @@ uint64_t packed_expert_scratch_bytes(const model::ModelConfig& c, int pass_token
            sizeof(float);
 }
 
-uint64_t fp8_activation_bytes(const model::ModelConfig& c, int pass_tokens) {
-    const uint64_t widest =
+namespace {
+
+// The most input values a pass quantises at once: a pass's tokens times top_k (the experts'
+// gathered rows), each as wide as the widest projection input.
+struct QuantizedInputs {
+    uint64_t rows, width;
+};
+QuantizedInputs quantized_inputs(const model::ModelConfig& c, int pass_tokens) {
+    return {
+        static_cast<uint64_t>(pass_tokens) * static_cast<uint64_t>(std::max(1, c.top_k_experts)),
         static_cast<uint64_t>(std::max({c.hidden_size, c.num_heads * max_head_dim(c),
-                                        c.intermediate_size, c.moe_intermediate_size}));
-    const uint64_t rows =
-        static_cast<uint64_t>(pass_tokens) * static_cast<uint64_t>(std::max(1, c.top_k_experts));
-    return rows * widest + 16 + rows * sizeof(float);  // the scales start 16-byte aligned
+                                        c.intermediate_size, c.moe_intermediate_size}))};
+}
+
+}  // namespace
+
+uint64_t fp8_activation_bytes(const model::ModelConfig& c, int pass_tokens) {
+    const auto [rows, width] = quantized_inputs(c, pass_tokens);
+    return rows * width + 16 + rows * sizeof(float);  // the scales start 16-byte aligned
 }
 
 uint64_t nvfp4_activation_bytes(const model::ModelConfig& c, int pass_tokens) {
-    const uint64_t widest =
-        static_cast<uint64_t>(std::max({c.hidden_size, c.num_heads * max_head_dim(c),
-                                        c.intermediate_size, c.moe_intermediate_size}));
-    const uint64_t rows =
-        static_cast<uint64_t>(pass_tokens) * static_cast<uint64_t>(std::max(1, c.top_k_experts));
+    const auto [rows, width] = quantized_inputs(c, pass_tokens);
     // codes, then block scales and global scales, each start 16-byte aligned
-    return rows * widest / 2 + 16 + rows * widest / 16 + 16 + rows * sizeof(float);
+    return rows * width / 2 + 16 + rows * width / 16 + 16 + rows * sizeof(float);
 }
 
 namespace {

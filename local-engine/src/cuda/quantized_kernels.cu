@@ -166,13 +166,14 @@ __global__ void tiled_gemm(XRead X, WRead W, Groups groups, int tokens, int rows
     }
 }
 
-// One block a token: max |x| by a block reduction, then the codes.
-__global__ void quantize_rows(const bf16_t* x, int cols, uint8_t* xq, float* x_scale) {
-    __shared__ float partial[256];
-    const size_t base = static_cast<size_t>(blockIdx.x) * cols;
+// max |x| of a row, by the whole block (a power-of-two blockDim of at most kRowThreads);
+// every thread gets it.
+constexpr int kRowThreads = 256;
+__device__ float row_absmax(const bf16_t* row, int cols) {
+    __shared__ float partial[kRowThreads];
     float m = 0.0f;
     for (int k = static_cast<int>(threadIdx.x); k < cols; k += static_cast<int>(blockDim.x))
-        m = fmaxf(m, fabsf(bf16_value(x[base + k])));
+        m = fmaxf(m, fabsf(bf16_value(row[k])));
     partial[threadIdx.x] = m;
     __syncthreads();
     for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
@@ -180,7 +181,14 @@ __global__ void quantize_rows(const bf16_t* x, int cols, uint8_t* xq, float* x_s
             partial[threadIdx.x] = fmaxf(partial[threadIdx.x], partial[threadIdx.x + s]);
         __syncthreads();
     }
-    const float scale = partial[0] > 0.0f ? partial[0] / 448.0f : 1.0f;
+    return partial[0];
+}
+
+// One block a token: max |x|, then the codes.
+__global__ void quantize_rows(const bf16_t* x, int cols, uint8_t* xq, float* x_scale) {
+    const size_t base = static_cast<size_t>(blockIdx.x) * cols;
+    const float amax = row_absmax(x + base, cols);
+    const float scale = amax > 0.0f ? amax / 448.0f : 1.0f;
     if (threadIdx.x == 0) x_scale[blockIdx.x] = scale;
     for (int k = static_cast<int>(threadIdx.x); k < cols; k += static_cast<int>(blockDim.x))
         xq[base + k] = e4m3_code(bf16_value(x[base + k]) / scale);
@@ -192,19 +200,9 @@ __global__ void quantize_rows(const bf16_t* x, int cols, uint8_t* xq, float* x_s
 // e2m1(x / (e4m3(scale) * g)) (0 where the scale is 0), two a byte, the even column low.
 __global__ void quantize_rows_nvfp4(const bf16_t* x, int cols, uint8_t* xq, uint8_t* x_blocks,
                                     float* x_global) {
-    __shared__ float partial[256];
     const size_t base = static_cast<size_t>(blockIdx.x) * cols;
-    float m = 0.0f;
-    for (int k = static_cast<int>(threadIdx.x); k < cols; k += static_cast<int>(blockDim.x))
-        m = fmaxf(m, fabsf(bf16_value(x[base + k])));
-    partial[threadIdx.x] = m;
-    __syncthreads();
-    for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
-        if (threadIdx.x < s)
-            partial[threadIdx.x] = fmaxf(partial[threadIdx.x], partial[threadIdx.x + s]);
-        __syncthreads();
-    }
-    const float g = partial[0] > 0.0f ? partial[0] / (6.0f * 448.0f) : 1.0f;
+    const float amax = row_absmax(x + base, cols);
+    const float g = amax > 0.0f ? amax / (6.0f * 448.0f) : 1.0f;
     if (threadIdx.x == 0) x_global[blockIdx.x] = g;
     const int blocks = cols / 16;
     for (int b = static_cast<int>(threadIdx.x); b < blocks; b += static_cast<int>(blockDim.x)) {
@@ -485,8 +483,8 @@ void launch_packed_gemm_grouped(PackedKind kind, const uint8_t* values, const ui
 void launch_quantize_rows_nvfp4(const bf16_t* x, int tokens, int cols, uint8_t* xq,
                                 uint8_t* x_blocks, float* x_global, cudaStream_t stream) {
     if (tokens <= 0) return;
-    quantize_rows_nvfp4<<<static_cast<unsigned>(tokens), 256, 0, stream>>>(x, cols, xq, x_blocks,
-                                                                           x_global);
+    quantize_rows_nvfp4<<<static_cast<unsigned>(tokens), kRowThreads, 0, stream>>>(
+        x, cols, xq, x_blocks, x_global);
 }
 
 void launch_nvfp4_fp4_gemm(const uint8_t* values, const uint8_t* block_scales,
@@ -504,7 +502,7 @@ void launch_nvfp4_fp4_gemm(const uint8_t* values, const uint8_t* block_scales,
 void launch_quantize_rows_e4m3(const bf16_t* x, int tokens, int cols, uint8_t* xq, float* x_scale,
                                cudaStream_t stream) {
     if (tokens <= 0) return;
-    quantize_rows<<<static_cast<unsigned>(tokens), 256, 0, stream>>>(x, cols, xq, x_scale);
+    quantize_rows<<<static_cast<unsigned>(tokens), kRowThreads, 0, stream>>>(x, cols, xq, x_scale);
 }
 
 namespace {
