@@ -433,15 +433,20 @@ class CudaOpsImpl final : public CudaOps {
             const int M = static_cast<int>(std::min<uint64_t>(
                 static_cast<uint64_t>(n - c0), kScoreElements / (static_cast<uint64_t>(NH) * Lp)));
             const int Lk = P0 + c0 + M;
+            // A sliding layer's chunk sees no key before its first query's window: scores start
+            // there (k0), and the softmax takes positions relative to it. Full layers: k0 = 0.
+            const int k0 = window > 0 ? std::max(0, P0 + c0 - window + 1) : 0;
+            const int cols = Lk - k0;
+            const size_t kv0 = static_cast<size_t>(k0) * D;
             for (int j = 0; j < KVH; ++j)
-                check(gemm_nt(blas_, M, Lk, D, Q + (j * G * qhs + c0 * D), D, qhs, Kc + j * chs, D,
-                              0, S + static_cast<size_t>(j) * G * M * Lk, CUDA_R_32F, Lk,
-                              static_cast<long long>(M) * Lk, G),
+                check(gemm_nt(blas_, M, cols, D, Q + (j * G * qhs + c0 * D), D, qhs,
+                              Kc + j * chs + kv0, D, 0, S + static_cast<size_t>(j) * G * M * cols,
+                              CUDA_R_32F, cols, static_cast<long long>(M) * cols, G),
                       "causal scores");
-            masked_softmax(S, Pr, NH, M, Lk, true, P0 + c0, 0, window, stream_);
+            masked_softmax(S, Pr, NH, M, cols, true, P0 + c0 - k0, 0, window, stream_);
             for (int j = 0; j < KVH; ++j)
-                check(gemm_nn(blas_, M, D, Lk, Pr + static_cast<size_t>(j) * G * M * Lk, Lk,
-                              static_cast<long long>(M) * Lk, Vc + j * chs, D, 0,
+                check(gemm_nn(blas_, M, D, cols, Pr + static_cast<size_t>(j) * G * M * cols, cols,
+                              static_cast<long long>(M) * cols, Vc + j * chs + kv0, D, 0,
                               O + static_cast<size_t>(c0) * ldo + j * G * D, CUDA_R_32F, ldo, D, G),
                       "causal values");
             c0 += M;
