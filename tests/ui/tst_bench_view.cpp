@@ -6,12 +6,14 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QSemaphore>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -235,10 +237,21 @@ class TestBenchView : public QObject {
     }
 
     // Cancel mid-way, then Resume: one record per item, the same probabilities as a full run.
+    // The one worker waits after its third item until Cancel is pressed, so the cancel lands
+    // after exactly three items however fast the engine is (cancelling once the view showed three
+    // records raced the worker, which could finish all sixteen first).
     void cancelAndResume() {
         QTemporaryDir runs;
         ui::BenchWindowOptions o = options_;
         o.runs_dir = runs.path();
+        std::atomic<bool> at_third{false}, fired{false};
+        QSemaphore cancel_pressed;
+        o.after_item = [&](size_t done) {
+            if (done == 3 && !fired.exchange(true)) {
+                at_third.store(true);
+                cancel_pressed.acquire();
+            }
+        };
         ui::BenchWindow w(o);
         w.setEndpoints(localStore());
         QVERIFY(w.selectSuite(o.jevbench_dir + "/jevbench_public.jsonl"));
@@ -246,12 +259,13 @@ class TestBenchView : public QObject {
         w.setLimit(16);
         QSignalSpy finished(&w, &ui::BenchWindow::runFinished);
         QVERIFY(w.run());
-        QTRY_VERIFY_WITH_TIMEOUT(w.records().size() >= 3, 300000);
+        QTRY_VERIFY_WITH_TIMEOUT(at_third.load(), 300000);
         w.cancel();
+        cancel_pressed.release();
         QVERIFY(finished.wait(300000));
         QCOMPARE(finished.first().first().toBool(), false);
         const size_t partial = w.records().size();
-        QVERIFY(partial < 16);
+        QCOMPARE(partial, size_t(3));
         const QString dir = w.runDir();
         QVERIFY(w.resume(dir));
         QVERIFY(finished.wait(600000));

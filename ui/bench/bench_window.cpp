@@ -482,9 +482,9 @@ void BenchWindow::startRun(const QString& run_dir, bool resume) {
     std::shared_ptr<core::Backend> cached =
         backends_.count(profile->name) ? backends_[profile->name] : nullptr;
     const std::string profile_name = profile->name;
-    watcher_.setFuture(
-        QtConcurrent::run([this, cached, p = *profile, s = secrets.value(), suite, settings,
-                           cancel = cancel_, profile_name]() -> engine::Result<eval::RunResult> {
+    watcher_.setFuture(QtConcurrent::run(
+        [this, cached, p = *profile, s = secrets.value(), suite, settings, cancel = cancel_,
+         profile_name, after_item = options_.after_item]() -> engine::Result<eval::RunResult> {
             std::shared_ptr<core::Backend> backend = cached;
             if (!backend) {
                 auto made = core::make_profile_backend(p, s);
@@ -497,13 +497,14 @@ void BenchWindow::startRun(const QString& run_dir, bool resume) {
             eval::EvalRunner runner(backend, settings);
             return runner.run(
                 suite,
-                [this](const eval::RunProgress& progress) {
+                [this, &after_item](const eval::RunProgress& progress) {
                     std::optional<eval::ItemRecord> last;
                     if (progress.last) last = *progress.last;
                     eval::RunProgress copy = progress;
                     copy.last = nullptr;
                     QMetaObject::invokeMethod(
                         this, [this, copy, last] { onProgress(copy, last); }, Qt::QueuedConnection);
+                    if (progress.last && after_item) after_item(progress.done);
                 },
                 cancel);
         }));

@@ -13,6 +13,7 @@
 
 #include <QFutureWatcher>
 #include <QWidget>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -50,6 +51,10 @@ struct BenchWindowOptions {
     QString jevbench_dir;  // holds jevbench_public.jsonl and leaderboard_v14.json
     QString suites_dir;    // shipped dgem-format suites (*.jsonl)
     QString runs_dir;      // empty: <AppDataLocation>/runs
+    // Called on the run's worker thread after each item is journaled, with the items done so far,
+    // before that worker takes its next item (with one worker the run waits for it). For an
+    // embedding application's own bookkeeping, and for tests that must cancel at an exact item.
+    std::function<void(size_t done)> after_item;
 };
 
 class BenchWindow : public QWidget {
