@@ -8,7 +8,11 @@
 // (wire + client vs the server's own decide), and measured once more with a lean keep-alive
 // client (cpp-httplib's, I/O on the calling thread) to separate the server and the wire from
 // Decision Studio's Qt client.
+// Two workloads: the same decision with another seed each time (every prompt the same: after
+// the first, the engine's prefix cache holds it whole), and a different ticket each time (the
+// policy's part of the prompt is shared, the ticket's part is encoded anew).
 // Usage: bench-serve [--preset tiny|small|both] [--model DIR] [--decisions N] [--threads T]
+//                    [--prompts same|distinct|both] [--prefix-cache-mb MB]
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -74,11 +78,23 @@ std::string model_for(const std::string& preset) {
     return dir.string();
 }
 
-int run_preset(const std::string& model, int n, int threads) {
+// The ticket of decision i: the same text, or one of its own.
+nlohmann::json state_for(int i, bool distinct) {
+    static const char* kinds[] = {"charged twice", "locked out of my account",
+                                  "seeing an error on checkout", "missing an invoice"};
+    if (!distinct) return {{"ticket", "I was charged twice and need a refund today."}};
+    return {{"ticket", "Order " + std::to_string(10000 + i * 37) + ": I am " +
+                           kinds[static_cast<size_t>(i) % 4] + " since " +
+                           std::to_string(i % 28 + 1) + " May, please help."}};
+}
+
+int run_preset(const std::string& model, int n, int threads, bool distinct,
+               int64_t prefix_cache_bytes) {
     engine::EngineOptions eo;
     eo.model_dir = model;
     eo.device = engine::Device::Cpu;
     eo.threads = threads;
+    eo.prefix_cache_bytes = prefix_cache_bytes;
     auto opened = core::LocalBackend::open(eo);
     if (!opened) {
         std::fprintf(stderr, "bench-serve: %s\n", opened.error().message.c_str());
@@ -95,9 +111,8 @@ int run_preset(const std::string& model, int n, int threads) {
     ro.transport.max_retries = 0;  // a refusal is an error here, not hidden by a retry
     ro.transport.timeout_s = 600;
     auto schema = core::parse_schema(nlohmann::json::parse(kSchema), "bench");
-    const nlohmann::json state = {{"ticket", "I was charged twice and need a refund today."}};
     auto request = [&](int i) {
-        return core::DecideRequest{*schema, state, static_cast<uint64_t>(i)};
+        return core::DecideRequest{*schema, state_for(i, distinct), static_cast<uint64_t>(i)};
     };
 
     core::DgemChatBackend http(ro);
@@ -127,8 +142,10 @@ int run_preset(const std::string& model, int n, int threads) {
     // HTTP overhead: the same request in process and over HTTP, interleaved.
     // Split by the server's own Server-Timing: the wire and the client (wall - server's decide)
     // and what the server's decide costs beyond the in-process one (parsing, rendering, reply).
+    // Each request is made once before it is timed, so both sides find its prompt cached.
     std::vector<double> overhead, wire_and_client, server_extra;
     for (int i = 0; i < std::min(n, 100); ++i) {
+        (void)local->decide(request(i), {}, {});
         auto t0 = std::chrono::steady_clock::now();
         (void)local->decide(request(i), {}, {});
         const double in_process = ms_since(t0);
@@ -150,11 +167,13 @@ int run_preset(const std::string& model, int n, int threads) {
         lean.set_tcp_nodelay(true);  // as curl and Qt: no Nagle wait between headers and body
         lean.set_read_timeout(600, 0);
         for (int i = 0; i < std::min(n, 100); ++i) {
-            const nlohmann::json body = {{"messages",
-                                          {{{"role", "system"}, {"content", kSchema}},
-                                           {{"role", "user"}, {"content", state.dump()}}}},
-                                         {"seed", i}};
+            const nlohmann::json body = {
+                {"messages",
+                 {{{"role", "system"}, {"content", kSchema}},
+                  {{"role", "user"}, {"content", state_for(i, distinct).dump()}}}},
+                {"seed", i}};
             const std::string text = body.dump();
+            (void)local->decide(request(i), {}, {});
             auto t0 = std::chrono::steady_clock::now();
             (void)local->decide(request(i), {}, {});
             const double in_process = ms_since(t0);
@@ -191,8 +210,11 @@ int run_preset(const std::string& model, int n, int threads) {
         return row;
     };
 
-    std::printf("\n%s (%s, %d engine threads, %d decisions a row)\n", model.c_str(),
-                engine->info().device.c_str(), threads, n);
+    const auto cache_budget = engine->scheduler_stats().prefix_cache.budget_bytes;
+    std::printf("\n%s (%s, %d engine threads, %d decisions a row, %s prompts, prefix cache %s)\n",
+                model.c_str(), engine->info().device.c_str(), threads, n,
+                distinct ? "distinct" : "the same",
+                cache_budget ? (std::to_string(cache_budget >> 20) + " MiB").c_str() : "off");
     std::printf("%-24s %12s %10s %10s %8s %14s\n", "", "decisions/s", "p50 ms", "p95 ms", "errors",
                 "vs sequential");
     auto print = [&](const char* name, const Row& r) {
@@ -215,6 +237,14 @@ int run_preset(const std::string& model, int n, int threads) {
         "HTTP overhead with a lean keep-alive client (cpp-httplib): p50 %.3f ms, p95 %.3f "
         "ms (%zu answered)\n",
         percentile(lean_overhead, 0.5), percentile(lean_overhead, 0.95), lean_overhead.size());
+    const auto pc = engine->scheduler_stats().prefix_cache;
+    std::printf(
+        "prefix cache: %llu whole-prompt hits, %llu partial, %llu misses, %llu prompt tokens "
+        "reused\n",
+        static_cast<unsigned long long>(pc.full_hits),
+        static_cast<unsigned long long>(pc.partial_hits),
+        static_cast<unsigned long long>(pc.misses),
+        static_cast<unsigned long long>(pc.tokens_reused));
     server.stop();
     return 0;
 }
@@ -225,6 +255,8 @@ int main(int argc, char** argv) {
     core::ensure_core_application();
     std::string preset = "both", model;
     int n = 200, threads = 0;
+    std::string prompts = "both";
+    int64_t prefix_cache_bytes = -1;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -236,10 +268,16 @@ int main(int argc, char** argv) {
             n = std::max(1, std::atoi(value().c_str()));
         else if (a == "--threads")
             threads = std::atoi(value().c_str());
+        else if (a == "--prompts")
+            prompts = value();
+        else if (a == "--prefix-cache-mb")
+            prefix_cache_bytes = static_cast<int64_t>(std::max(0, std::atoi(value().c_str())))
+                                 << 20;
         else {
             std::fprintf(stderr,
                          "usage: bench-serve [--preset tiny|small|both] [--model DIR] "
-                         "[--decisions N] [--threads T]\n");
+                         "[--decisions N] [--threads T] [--prompts same|distinct|both] "
+                         "[--prefix-cache-mb MB]\n");
             return 2;
         }
     }
@@ -251,9 +289,18 @@ int main(int argc, char** argv) {
         models = {model_for("tiny"), model_for("small")};
     else
         models.push_back(model_for(preset));
+    std::vector<bool> workloads;
+    if (prompts == "same" || prompts == "both") workloads.push_back(false);
+    if (prompts == "distinct" || prompts == "both") workloads.push_back(true);
+    if (workloads.empty()) {
+        std::fprintf(stderr, "bench-serve: --prompts %s: accepted: same, distinct or both\n",
+                     prompts.c_str());
+        return 2;
+    }
     for (const auto& m : models) {
         if (m.empty()) return 1;
-        if (int rc = run_preset(m, n, threads)) return rc;
+        for (bool distinct : workloads)
+            if (int rc = run_preset(m, n, threads, distinct, prefix_cache_bytes)) return rc;
     }
     return 0;
 }

@@ -16,6 +16,9 @@ std::vector<cli::OptionSpec> local_engine_options() {
          "NVFP4 checkpoints on a GPU with FP4 tensor cores (RTX 50xx, RTX PRO Blackwell): bf16 "
          "(default: the weights' inputs stay bf16) or fp4 (quantised to NVFP4 per token, on the "
          "FP4 tensor cores: faster, less exact)"},
+        {"prefix-cache-mb", 0, "MB",
+         "memory for encoded prompts that later reads beginning with them reuse (default: 256 on "
+         "the CPU, 0 on CUDA; 0: off)"},
     };
 }
 
@@ -57,6 +60,18 @@ engine::Result<engine::EngineOptions> local_engine_settings(const cli::Args& arg
     if (inputs != "bf16" && inputs != "fp4")
         return engine::bad_input("--nvfp4-inputs " + inputs + ": accepted: bf16 or fp4");
     options.nvfp4_fp4_inputs = inputs == "fp4";
+    if (auto mb = args.find("prefix-cache-mb")) {
+        try {
+            size_t used = 0;
+            const long long value = std::stoll(*mb, &used);
+            if (used != mb->size() || value < 0 || value > (1ll << 30))
+                throw std::invalid_argument("");
+            options.prefix_cache_bytes = static_cast<int64_t>(value) << 20;
+        } catch (const std::exception&) {
+            return engine::bad_input("--prefix-cache-mb " + *mb +
+                                     ": accepted: megabytes, 0 to turn the cache off");
+        }
+    }
     return options;
 }
 

@@ -53,6 +53,9 @@ int run_serve(const cli::Args& args) {
     }
     engine_options.batching.max_reads = options->batch_max_reads;
     engine_options.batching.max_wait_ms = options->batch_wait_ms;
+    // --prefix-cache-mb (local_engine_settings) over PREFIX_CACHE_MB over the device default.
+    if (!args.has("prefix-cache-mb") && options->prefix_cache_mb >= 0)
+        engine_options.prefix_cache_bytes = int64_t{options->prefix_cache_mb} << 20;
     static std::mutex log_mutex;
     if (!args.has("quiet"))
         options->access_log = [](const std::string& line) {
@@ -113,8 +116,9 @@ DGEM_COMMAND(serve) {
         "INFLIGHT_WAIT_S (longest wait in the queue before 503, default 30), DEFAULT_SAMPLES,\n"
         "DEFAULT_LAYOUT, DEFAULT_ISOLATE, DEFAULT_SEED_TOKEN, MAX_MODEL_LEN, HTTP_IDLE_TIMEOUT,\n"
         "MAX_BODY_BYTES, MAX_BATCH_READS (slot reads the engine batches together, default 32;\n"
-        "1: none), BATCH_WAIT_MS (longest wait to fill a batch, default 1). /health reports the\n"
-        "engine's batches and reads. SIGTERM/SIGINT: queued requests get 503, requests in\n"
+        "1: none), BATCH_WAIT_MS (longest wait to fill a batch, default 1), PREFIX_CACHE_MB\n"
+        "(encoded prompts kept for reads that begin with them; default 256 on the CPU, 0 on\n"
+        "CUDA). /health reports the engine's batches, reads and prefix cache. SIGTERM/SIGINT: queued requests get 503, requests in\n"
         "flight finish, then exit 0.",
         options,
         run_serve};

@@ -24,15 +24,18 @@ class LocalEngine : public Engine {
     LocalEngine(std::shared_ptr<const model::ModelWeights> weights,
                 std::unique_ptr<backend::ComputeBackend> backend, Tokenizer tokenizer,
                 model::GenerationDefaults defaults, int threads,
-                std::optional<vision::ImageProcessorConfig> processor, BatchSettings batching)
+                std::optional<vision::ImageProcessorConfig> processor, BatchSettings batching,
+                uint64_t prefix_cache_bytes)
         : weights_(std::move(weights)),
           backend_(std::move(backend)),
+          prefixes_(*backend_, prefix_cache_bytes),
           tokenizer_(std::move(tokenizer)),
           defaults_(std::move(defaults)),
           pool_(threads),
           processor_(std::move(processor)),
           scheduler_(batching,
                      [this](std::span<BatchScheduler::ReadJob* const> jobs) { run_reads(jobs); }) {
+        prefix_stats_ = prefixes_.stats();
         const auto& c = weights_->config;
         info_.name = c.name.empty() ? weights_->dir.filename().string() : c.name;
         if (info_.name.empty()) info_.name = weights_->dir.parent_path().filename().string();
@@ -74,7 +77,12 @@ class LocalEngine : public Engine {
                                 progress, cancel, {}, &*images, &scheduler_);
     }
 
-    SchedulerStats scheduler_stats() const override { return scheduler_.stats(); }
+    SchedulerStats scheduler_stats() const override {
+        SchedulerStats stats = scheduler_.stats();
+        const std::lock_guard lock(prefix_stats_mutex_);
+        stats.prefix_cache = prefix_stats_;
+        return stats;
+    }
 
     Result<int> image_soft_tokens(int width, int height) const override {
         if (!processor_)
@@ -89,6 +97,11 @@ class LocalEngine : public Engine {
     // One batch of the scheduler: a lone read runs exactly as it always did; several share
     // passes (driver::read_slots_batch), each getting the bits it would get alone.
     void run_reads(std::span<BatchScheduler::ReadJob* const> jobs) {
+        run_batch(jobs);
+        const std::lock_guard lock(prefix_stats_mutex_);
+        prefix_stats_ = prefixes_.stats();
+    }
+    void run_batch(std::span<BatchScheduler::ReadJob* const> jobs) {
         std::vector<Result<driver::PromptImages>> images;
         images.reserve(jobs.size());
         for (const auto* job : jobs)
@@ -96,7 +109,7 @@ class LocalEngine : public Engine {
         if (jobs.size() == 1) {
             jobs[0]->result =
                 images[0] ? driver::read_slots(*backend_, info_.max_context, *jobs[0]->request,
-                                               *jobs[0]->cancel, &*images[0])
+                                               *jobs[0]->cancel, &*images[0], &prefixes_)
                           : Result<SlotReadResult>(images[0].error());
             return;
         }
@@ -110,7 +123,8 @@ class LocalEngine : public Engine {
             reads.push_back({jobs[i]->request, &*images[i], jobs[i]->cancel});
             running.push_back(jobs[i]);
         }
-        auto results = driver::read_slots_batch(*backend_, info_.max_context, reads, CancelToken{});
+        auto results = driver::read_slots_batch(*backend_, info_.max_context, reads, CancelToken{},
+                                                &prefixes_);
         for (size_t i = 0; i < running.size(); ++i) running[i]->result = std::move(results[i]);
     }
 
@@ -121,6 +135,9 @@ class LocalEngine : public Engine {
 
     std::shared_ptr<const model::ModelWeights> weights_;
     std::unique_ptr<backend::ComputeBackend> backend_;
+    driver::PrefixCache prefixes_;  // used inside the scheduler's turns only
+    mutable std::mutex prefix_stats_mutex_;
+    PrefixCacheStats prefix_stats_;  // a copy after each batch, for scheduler_stats()
     Tokenizer tokenizer_;
     model::GenerationDefaults defaults_;
     util::ThreadPool pool_;
@@ -234,9 +251,16 @@ Result<std::unique_ptr<Engine>> Engine::open(const EngineOptions& options) {
     report(LoadStage::Binding, 1);
     if (options.cancel.cancelled()) return cancelled();
 
+    // The prompt-prefix cache: host memory on the CPU; on CUDA it would hold device memory
+    // beside the memory plan, so it is off there unless asked for.
+    const bool on_cpu = (*backend)->device_name().rfind("cpu", 0) == 0;
+    const uint64_t prefix_bytes = options.prefix_cache_bytes >= 0
+                                      ? static_cast<uint64_t>(options.prefix_cache_bytes)
+                                      : (on_cpu ? uint64_t{256} << 20 : 0);
     auto local = std::make_unique<LocalEngine>(
         std::move(weights.value()), std::move(backend.value()), std::move(tokenizer.value()),
-        std::move(defaults.value()), options.threads, std::move(processor), options.batching);
+        std::move(defaults.value()), options.threads, std::move(processor), options.batching,
+        prefix_bytes);
     local->set_memory_plan(std::move(plan_text));
     std::unique_ptr<Engine> engine = std::move(local);
     if (options.warm_up) {

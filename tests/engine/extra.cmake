@@ -6,7 +6,8 @@ file(GLOB DS_CUDA_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/engine/tst
      ${CMAKE_CURRENT_SOURCE_DIR}/engine/tst_backend_*.cpp
      ${CMAKE_CURRENT_SOURCE_DIR}/engine/tst_thread_pool.cpp
      ${CMAKE_CURRENT_SOURCE_DIR}/engine/tst_vision.cpp
-     ${CMAKE_CURRENT_SOURCE_DIR}/engine/tst_quantized.cpp)
+     ${CMAKE_CURRENT_SOURCE_DIR}/engine/tst_quantized.cpp
+     ${CMAKE_CURRENT_SOURCE_DIR}/engine/tst_prefix_cache.cpp)
 foreach(src ${DS_CUDA_TESTS})
   get_filename_component(base ${src} NAME_WE)
   target_include_directories(engine_${base} PRIVATE ${CMAKE_SOURCE_DIR}/local-engine/src)

@@ -84,6 +84,10 @@ class TestBatching : public QObject {
         eo.model_dir = dir_;
         eo.device = engine::Device::Cpu;
         eo.batching = batching;
+        // No prompt-prefix cache: the reads alone would leave their prompts cached and the
+        // batches would skip the batched encoder passes this suite checks (tst_prefix_cache
+        // checks batches through the cache).
+        eo.prefix_cache_bytes = 0;
         auto e = engine::Engine::open(eo);
         if (!e) qFatal("open: %s", e.error().message.c_str());
         return std::move(e.value());

@@ -36,6 +36,18 @@ struct BatchSettings {
     double max_wait_ms = 1.0;  // how long a batch of two or more reads may wait for more
 };
 
+// The slot reads' cache of encoded prompts (driver/prefix_cache.h): a read whose prompt begins
+// with a cached one encodes only the rest, with the same bits.
+struct PrefixCacheStats {
+    uint64_t full_hits = 0;      // reads whose whole prompt was cached (no encoder pass)
+    uint64_t partial_hits = 0;   // reads that encoded only what followed a cached prefix
+    uint64_t misses = 0;         // reads that encoded their whole prompt
+    uint64_t tokens_reused = 0;  // prompt tokens not encoded again
+    uint64_t evictions = 0;
+    int entries = 0;
+    uint64_t bytes = 0, budget_bytes = 0;
+};
+
 // What the scheduler did, for tests and diagnostics.
 struct SchedulerStats {
     uint64_t batches = 0;  // read batches run (a lone read is a batch of one)
@@ -46,6 +58,7 @@ struct SchedulerStats {
     int queued = 0;                 // reads and generation steps waiting now
     // The last units run, oldest first: n > 0 a batch of n reads, 0 a generation unit.
     std::vector<int> recent;
+    PrefixCacheStats prefix_cache;
 };
 
 struct EngineOptions {
@@ -67,6 +80,10 @@ struct EngineOptions {
     // default) keeps them in bf16, as on every other GPU. No effect elsewhere.
     bool nvfp4_fp4_inputs = false;
     BatchSettings batching;
+    // Bytes of encoded prompts the slot reads keep for later reads that begin with them
+    // (PrefixCacheStats). -1: the device's default, 256 MiB of host memory on the CPU and none
+    // on CUDA (device memory is planned at open; not yet measured on a GPU); 0: off.
+    int64_t prefix_cache_bytes = -1;
 };
 
 struct ModelInfo {
@@ -131,6 +148,7 @@ struct ReadTimings {
 struct SlotReadResult {
     std::vector<std::vector<SlotReadout>> rows;  // [row][slot], same order as the request
     ReadTimings timings;
+    int reused_prompt_tokens = 0;  // prompt tokens taken from the prefix cache, not encoded
 };
 
 struct GenerationRequest {

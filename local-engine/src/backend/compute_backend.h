@@ -101,6 +101,20 @@ class ComputeBackend {
     // capacity exceeds what the device can hold (Engine error naming both numbers).
     virtual Result<std::unique_ptr<KvCache>> create_cache(int capacity) = 0;
 
+    // A new cache of `capacity` tokens whose first `length` tokens are `src`'s, bit for bit (a
+    // prompt prefix encoded once, continued by encode()). Errors: length exceeds src's length
+    // or capacity, src was broken by a cancelled pass, the device cannot hold the copy.
+    virtual Result<std::unique_ptr<KvCache>> copy_cache(const KvCache& src, int length,
+                                                        int capacity) {
+        (void)src, (void)length, (void)capacity;
+        return engine_error(device_name() + ": this backend cannot copy KV caches");
+    }
+    // Bytes a cache of `capacity` tokens holds (0: unknown).
+    virtual uint64_t cache_bytes(int capacity) const {
+        (void)capacity;
+        return 0;
+    }
+
     // Causal encoder pass appending `ids` to `cache` (see the header comment). Honours `cancel`
     // between layers (returns engine::cancelled(); the cache is then unusable).
     virtual Result<void> encode(KvCache& cache, std::span<const TokenId> ids,

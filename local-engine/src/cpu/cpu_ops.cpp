@@ -182,6 +182,25 @@ class CpuOps final : public ops::Ops {
     Result<std::unique_ptr<ops::KvCacheState>> create_cache(int capacity) override {
         return std::unique_ptr<ops::KvCacheState>(new CpuKvCache(c_, capacity));
     }
+    Result<std::unique_ptr<ops::KvCacheState>> copy_cache(const ops::KvCacheState& src_base,
+                                                          int length, int capacity) override {
+        const auto& src = static_cast<const CpuKvCache&>(src_base);
+        auto copy = std::make_unique<CpuKvCache>(c_, capacity);
+        for (int l = 0; l < c_.num_layers; ++l) {
+            const auto n = static_cast<ptrdiff_t>(static_cast<size_t>(length) *
+                                                  c_.layer_kv_heads(l) * c_.layer_head_dim(l));
+            const auto L = static_cast<size_t>(l);
+            std::copy_n(src.k_[L].begin(), n, copy->k_[L].begin());
+            std::copy_n(src.v_[L].begin(), n, copy->v_[L].begin());
+        }
+        return std::unique_ptr<ops::KvCacheState>(std::move(copy));
+    }
+    uint64_t cache_bytes(int capacity) const override {
+        uint64_t per_token = 0;
+        for (int l = 0; l < c_.num_layers; ++l)
+            per_token += 2ull * c_.layer_kv_heads(l) * c_.layer_head_dim(l) * sizeof(float);
+        return per_token * static_cast<uint64_t>(std::max(capacity, 0));
+    }
     Result<std::unique_ptr<ops::CanvasState>> create_canvas(int rows, int width) override {
         auto canvas = std::make_unique<CpuCanvas>();
         canvas->hidden.assign(static_cast<size_t>(rows) * width * c_.hidden_size, 0.0f);
@@ -439,14 +458,18 @@ class CpuOps final : public ops::Ops {
             float* s = thread_scratch(0, static_cast<size_t>(n * nk));
             cpu::gemm_nt(q + b * qd + j * hd, qd, ck + k0 * kd + g * hd, kd, s, nk, n, nk, hd);
             for (int64_t i = 0; i < n; ++i) {
-                // Query position p sees keys (p - window, p]: mask the two ends of its row (a
-                // range fill, not a test per score), then one softmax over the whole row.
+                // Query position p sees keys (p - window, p]: one softmax over exactly those,
+                // zeros at the two ends (range fills, not a test per score). A row's bits then
+                // depend on its own keys only, not on the block or pass it was computed in, so
+                // a prompt continued from a cached prefix gets the bits of the whole prompt
+                // encoded at once (driver/prefix_cache.h).
                 const int64_t p = p0 + i;
                 float* r = &s[i * nk];
                 const int64_t lo = window ? std::max<int64_t>(0, p - window + 1 - k0) : 0;
-                std::fill(r, r + lo, kNegInf);
-                std::fill(r + (p - k0) + 1, r + nk, kNegInf);
-                cpu::softmax_inplace(r, nk);
+                const int64_t hi = p - k0 + 1;  // one past the last visible key
+                cpu::softmax_inplace(r + lo, hi - lo);
+                std::fill(r, r + lo, 0.0f);
+                std::fill(r + hi, r + nk, 0.0f);
             }
             cpu::gemm_nn(s, nk, cv + k0 * kd + g * hd, kd, out + b * qd + j * hd, qd, n, hd, nk,
                          false);

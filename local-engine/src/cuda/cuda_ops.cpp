@@ -260,6 +260,32 @@ class CudaOpsImpl final : public CudaOps {
         return std::unique_ptr<ops::KvCacheState>(std::move(cache));
     }
 
+    Result<std::unique_ptr<ops::KvCacheState>> copy_cache(const ops::KvCacheState& src_base,
+                                                          int length, int capacity) override {
+        const auto& src = static_cast<const CudaKvCache&>(src_base);
+        auto made = create_cache(capacity);
+        if (!made) return made.error();
+        auto& dst = static_cast<CudaKvCache&>(**made);
+        const model::ModelConfig& c = weights_->config;
+        // Per layer and head, the first `length` rows of [capacity][head_dim]: one 2D copy of
+        // `heads` lines between the two capacities' pitches, queued on the compute stream after
+        // the writes that filled src.
+        for (int l = 0; l < c.num_layers && length > 0; ++l) {
+            const size_t D = static_cast<size_t>(c.layer_head_dim(l)) * sizeof(bf16_t);
+            const size_t heads = static_cast<size_t>(c.layer_kv_heads(l));
+            const auto L = static_cast<size_t>(l);
+            for (const auto& [to, from] : {std::pair{dst.k[L], src.k[L]}, {dst.v[L], src.v[L]}})
+                DS_CUDA_TRY(cudaMemcpy2DAsync(to, D * static_cast<size_t>(capacity), from,
+                                              D * static_cast<size_t>(src.capacity_),
+                                              D * static_cast<size_t>(length), heads,
+                                              cudaMemcpyDeviceToDevice, stream_));
+        }
+        return made;
+    }
+    uint64_t cache_bytes(int capacity) const override {
+        return kv_cache_bytes(weights_->config, capacity);
+    }
+
     Result<std::unique_ptr<ops::CanvasState>> create_canvas(int rows, int width) override {
         auto out = std::make_unique<CudaCanvas>();
         DS_TRY(out->hidden.allocate(static_cast<size_t>(rows) * width * H_ * sizeof(float),

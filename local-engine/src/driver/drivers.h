@@ -7,6 +7,7 @@
 #include <span>
 
 #include "backend/compute_backend.h"
+#include "driver/prefix_cache.h"
 #include "engine/engine.h"
 #include "model/config.h"
 #include "util/thread_pool.h"
@@ -30,10 +31,12 @@ Result<PromptImages> place_images(backend::ComputeBackend& backend,
                                   std::span<const ImageInput> images);
 
 // max_context: prompt + canvas tokens the model accepts. `images`: the request's images placed
-// by place_images (null: none).
+// by place_images (null: none). `prefixes` (null: none): encoded prompts to continue from, and
+// where this read's encoded prompt is kept.
 Result<SlotReadResult> read_slots(backend::ComputeBackend& backend, int max_context,
                                   const SlotReadRequest& request, const CancelToken& cancel,
-                                  const PromptImages* images = nullptr);
+                                  const PromptImages* images = nullptr,
+                                  PrefixCache* prefixes = nullptr);
 
 // Several slot reads in shared passes (ComputeBackend::encode_and_decode_batch): each request's
 // result is what read_slots gives it alone, bit for bit on the CPU. `cancel` stops the whole
@@ -47,7 +50,8 @@ struct BatchedSlotRead {
 std::vector<Result<SlotReadResult>> read_slots_batch(backend::ComputeBackend& backend,
                                                      int max_context,
                                                      std::span<const BatchedSlotRead> requests,
-                                                     const CancelToken& cancel);
+                                                     const CancelToken& cancel,
+                                                     PrefixCache* prefixes = nullptr);
 
 // Taken around each unit of a generation's device work (the prompt's encode, each denoising
 // step with its progress report, each committed canvas's encode), so that an engine can run

@@ -94,13 +94,39 @@ backend::DecodeBatch decode_batch(const PreparedRead& prepared) {
     return batch;
 }
 
-backend::PromptInput prompt_input(const SlotReadRequest& request, const PromptImages* images) {
-    backend::PromptInput prompt{request.prompt_ids, {}, {}};
-    if (images) {
+// The prompt rows a read still encodes: those after the `reused` tokens its cache holds.
+backend::PromptInput prompt_input(const SlotReadRequest& request, const PromptImages* images,
+                                  int reused) {
+    backend::PromptInput prompt{
+        std::span(request.prompt_ids).subspan(static_cast<size_t>(reused)), {}, {}};
+    if (images) {  // never with a reused prefix: prompts with images are not cached
         prompt.embed_at = images->embed_at;
         prompt.embeds = images->embeds;
     }
     return prompt;
+}
+
+bool has_embeddings(const PromptImages* images) {
+    return images && !images->embed_at.empty();
+}
+
+// The cache of a read: from `prefixes` when there is one, else a fresh one.
+Result<PrefixCache::Lease> lease_cache(backend::ComputeBackend& backend, PrefixCache* prefixes,
+                                       const SlotReadRequest& request, const PromptImages* images) {
+    if (prefixes) return prefixes->lease(request.prompt_ids, !has_embeddings(images));
+    auto fresh = backend.create_cache(static_cast<int>(request.prompt_ids.size()));
+    if (!fresh) return fresh.error();
+    PrefixCache::Lease lease;
+    lease.owned = std::move(fresh.value());
+    lease.cache = lease.owned.get();
+    return lease;
+}
+
+// After a read that ran: its new cache, now holding the whole prompt, is kept for later reads.
+void keep_cache(PrefixCache* prefixes, const SlotReadRequest& request, const PromptImages* images,
+                PrefixCache::Lease& lease) {
+    if (prefixes && lease.owned && !has_embeddings(images))
+        prefixes->keep(request.prompt_ids, std::move(lease.owned));
 }
 
 // A request's answers from the readouts of its queries.
@@ -130,31 +156,39 @@ void fill_rows(const SlotReadRequest& request, std::span<const backend::Position
 
 Result<SlotReadResult> read_slots(backend::ComputeBackend& backend, int max_context,
                                   const SlotReadRequest& request, const CancelToken& cancel,
-                                  const PromptImages* images) {
+                                  const PromptImages* images, PrefixCache* prefixes) {
     auto prepared = prepare(backend, max_context, request);
     if (!prepared) return prepared.error();
     if (cancel.cancelled()) return cancelled();
 
     SlotReadResult result;
     auto t0 = std::chrono::steady_clock::now();
-    auto cache = backend.create_cache(static_cast<int>(request.prompt_ids.size()));
-    if (!cache) return cache.error();
+    auto lease = lease_cache(backend, prefixes, request, images);
+    if (!lease) return lease.error();
+    backend::KvCache& cache = *lease->cache;
+    result.reused_prompt_tokens = lease->reused;
     const backend::DecodeBatch batch = decode_batch(*prepared);
-    const backend::PromptInput prompt = prompt_input(request, images);
+    const backend::PromptInput prompt = prompt_input(request, images, lease->reused);
     Result<std::unique_ptr<backend::DecodedCanvas>> decoded = engine_error("no decoder pass");
-    if (backend.fuses_encode_decode()) {
+    if (lease->full()) {
+        // The whole prompt is cached: the decoder pass alone, reading the shared cache.
+        decoded = backend.decode(cache, batch, cancel);
+        if (!decoded) return decoded.error();
+        result.timings.decode_ms = ms_since(t0);
+    } else if (backend.fuses_encode_decode()) {
         // One sweep over the weights for prompt and rows: the encode time is inside decode_ms.
-        decoded = backend.encode_prompt_and_decode(**cache, prompt, batch, cancel);
+        decoded = backend.encode_prompt_and_decode(cache, prompt, batch, cancel);
         if (!decoded) return decoded.error();
         result.timings.decode_ms = ms_since(t0);
     } else {
-        if (auto r = backend.encode_prompt(**cache, prompt, cancel); !r) return r.error();
+        if (auto r = backend.encode_prompt(cache, prompt, cancel); !r) return r.error();
         result.timings.encode_ms = ms_since(t0);
         t0 = std::chrono::steady_clock::now();
-        decoded = backend.decode(**cache, batch, cancel);
+        decoded = backend.decode(cache, batch, cancel);
         if (!decoded) return decoded.error();
         result.timings.decode_ms = ms_since(t0);
     }
+    keep_cache(prefixes, request, images, *lease);
     if (cancel.cancelled()) return cancelled();
     t0 = std::chrono::steady_clock::now();
     auto readouts = backend.read_positions(**decoded, prepared->queries);
@@ -167,12 +201,15 @@ Result<SlotReadResult> read_slots(backend::ComputeBackend& backend, int max_cont
 std::vector<Result<SlotReadResult>> read_slots_batch(backend::ComputeBackend& backend,
                                                      int max_context,
                                                      std::span<const BatchedSlotRead> requests,
-                                                     const CancelToken& cancel) {
+                                                     const CancelToken& cancel,
+                                                     PrefixCache* prefixes) {
     std::vector<Result<SlotReadResult>> results(requests.size(),
                                                 engine_error("slot read: not run"));
     std::vector<Result<PreparedRead>> prepared;
     prepared.reserve(requests.size());
-    std::vector<std::unique_ptr<backend::KvCache>> caches;
+    // Every lease is taken before the passes and kept after them, so no entry a read of this
+    // batch uses is evicted while it runs.
+    std::vector<PrefixCache::Lease> leases(requests.size());
     std::vector<backend::ComputeBackend::BatchedRead> reads;
     std::vector<size_t> read_of(requests.size(), SIZE_MAX);
     for (size_t i = 0; i < requests.size(); ++i) {
@@ -186,15 +223,16 @@ std::vector<Result<SlotReadResult>> read_slots_batch(backend::ComputeBackend& ba
             results[i] = cancelled();
             continue;
         }
-        auto cache = backend.create_cache(static_cast<int>(r.request->prompt_ids.size()));
-        if (!cache) {
-            results[i] = cache.error();
+        auto lease = lease_cache(backend, prefixes, *r.request, r.images);
+        if (!lease) {
+            results[i] = lease.error();
             continue;
         }
-        caches.push_back(std::move(cache.value()));
+        leases[i] = std::move(lease.value());
         backend::ComputeBackend::BatchedRead read;
-        read.cache = caches.back().get();
-        read.prompt = prompt_input(*r.request, r.images);
+        // A shared cache (the whole prompt cached) gets no prompt rows: the pass only reads it.
+        read.cache = leases[i].cache;
+        read.prompt = prompt_input(*r.request, r.images, leases[i].reused);
         read.batch = decode_batch(*prepared.back());
         read_of[i] = reads.size();
         reads.push_back(std::move(read));
@@ -219,6 +257,9 @@ std::vector<Result<SlotReadResult>> read_slots_batch(backend::ComputeBackend& ba
         readable.push_back({decoded->get(), prepared[i]->queries});
         request_of.push_back(i);
     }
+    for (size_t i = 0; i < requests.size(); ++i)
+        if (read_of[i] != SIZE_MAX && reads[read_of[i]].decoded)
+            keep_cache(prefixes, *requests[i].request, requests[i].images, leases[i]);
     t0 = std::chrono::steady_clock::now();
     auto readouts = backend.read_positions_batch(readable);
     const double readout_ms = ms_since(t0);
@@ -229,6 +270,7 @@ std::vector<Result<SlotReadResult>> read_slots_batch(backend::ComputeBackend& ba
             continue;
         }
         SlotReadResult result;
+        result.reused_prompt_tokens = leases[i].reused;
         result.timings.decode_ms = pass_ms;  // the shared passes, prompt and rows together
         result.timings.readout_ms = readout_ms;
         fill_rows(*requests[i].request, (*readouts)[k], result);

@@ -44,6 +44,21 @@ Result<std::unique_ptr<backend::KvCache>> DiffusionGemma::create_cache(int capac
     return std::unique_ptr<backend::KvCache>(std::move(cache.value()));
 }
 
+Result<std::unique_ptr<backend::KvCache>> DiffusionGemma::copy_cache(const backend::KvCache& src,
+                                                                     int length, int capacity) {
+    const auto& from = static_cast<const ops::KvCacheState&>(src);
+    if (from.broken_) return engine_error("KV cache was left incomplete by a cancelled pass");
+    if (length < 0 || length > from.length_ || length > capacity)
+        return bad_input("KV cache copy: " + std::to_string(length) +
+                         " tokens of a cache holding " + std::to_string(from.length_) +
+                         " into one of capacity " + std::to_string(capacity));
+    auto cache = ops_->copy_cache(from, length, capacity);
+    if (!cache) return cache.error();
+    (*cache)->capacity_ = capacity;
+    (*cache)->length_ = length;
+    return std::unique_ptr<backend::KvCache>(std::move(cache.value()));
+}
+
 Result<void> DiffusionGemma::check_ids(std::span<const TokenId> ids) const {
     const int V = weights_->config.vocab_size;
     for (size_t i = 0; i < ids.size(); ++i)

@@ -27,6 +27,9 @@ class DiffusionGemma {
     const ops::Ops& ops() const { return *ops_; }
 
     Result<std::unique_ptr<backend::KvCache>> create_cache(int capacity);
+    Result<std::unique_ptr<backend::KvCache>> copy_cache(const backend::KvCache& src, int length,
+                                                         int capacity);
+    uint64_t cache_bytes(int capacity) const { return ops_->cache_bytes(capacity); }
     Result<void> encode(backend::KvCache& cache, std::span<const TokenId> ids,
                         const CancelToken& cancel);
     Result<std::unique_ptr<backend::DecodedCanvas>> decode(const backend::KvCache& cache,
@@ -117,6 +120,11 @@ class ModelBackend : public Base {
     Result<std::unique_ptr<backend::KvCache>> create_cache(int capacity) override {
         return model_->create_cache(capacity);
     }
+    Result<std::unique_ptr<backend::KvCache>> copy_cache(const backend::KvCache& src, int length,
+                                                         int capacity) override {
+        return model_->copy_cache(src, length, capacity);
+    }
+    uint64_t cache_bytes(int capacity) const override { return model_->cache_bytes(capacity); }
     Result<void> encode(backend::KvCache& cache, std::span<const TokenId> ids,
                         const CancelToken& cancel) override {
         return model_->encode(cache, ids, cancel);

@@ -119,6 +119,13 @@ class Ops {
     // ---- caches, canvases, the workspace ----
     virtual Result<std::unique_ptr<KvCacheState>> create_cache(int capacity) = 0;
     virtual Result<std::unique_ptr<CanvasState>> create_canvas(int rows, int width) = 0;
+    // A new cache of `capacity` tokens holding the first `length` tokens of `src`, the same bits
+    // (a prompt prefix encoded once and reused by later requests; see driver/prefix_cache.h).
+    // The model checks length <= src.length_ and length <= capacity.
+    virtual Result<std::unique_ptr<KvCacheState>> copy_cache(const KvCacheState& src, int length,
+                                                             int capacity) = 0;
+    // Bytes a cache of `capacity` tokens holds on the device.
+    virtual uint64_t cache_bytes(int capacity) const = 0;
     // One layer's cached K and V, each [length][kv_heads][head_dim] fp32.
     virtual Result<void> read_cache(const KvCacheState& cache, int layer, std::vector<float>& k,
                                     std::vector<float>& v) = 0;

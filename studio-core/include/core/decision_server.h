@@ -47,6 +47,7 @@ struct ServerOptions {
     // The local engine's cross-request batching (engine::BatchSettings), for whoever opens it:
     int batch_max_reads = 32;    // MAX_BATCH_READS: slot reads in one batch (1: no batching)
     double batch_wait_ms = 1.0;  // BATCH_WAIT_MS: longest wait of a batch of two or more
+    int prefix_cache_mb = -1;    // PREFIX_CACHE_MB: encoded prompts kept (-1: engine default)
     std::string model_name;      // reported in /health and replies
     std::string version;         // reported in /health
     // One line per request, without secrets; null: no access log.

@@ -69,6 +69,7 @@ Result<ServerOptions> ServerOptions::from_environment(const EnvLookup& env,
     }
     if (auto r = integer("HTTP_IDLE_TIMEOUT", o.idle_timeout_s, 1, 3600); !r) return r.error();
     if (auto r = integer("MAX_BATCH_READS", o.batch_max_reads, 1, 1024); !r) return r.error();
+    if (auto r = integer("PREFIX_CACHE_MB", o.prefix_cache_mb, 0, 1 << 20); !r) return r.error();
     if (auto v = env("BATCH_WAIT_MS"); v && !v->empty()) {
         char* end = nullptr;
         const double t = std::strtod(v->c_str(), &end);

@@ -223,6 +223,11 @@ void Routes::health(httplib::Response& res) {
                             {"largest_batch", st.largest_batch},
                             {"generation_steps", st.generation_units},
                             {"waiting", st.queued}};
+        const engine::PrefixCacheStats& pc = st.prefix_cache;
+        body["prefix_cache"] = {{"full_hits", pc.full_hits}, {"partial_hits", pc.partial_hits},
+                                {"misses", pc.misses},       {"tokens_reused", pc.tokens_reused},
+                                {"evictions", pc.evictions}, {"entries", pc.entries},
+                                {"bytes", pc.bytes},         {"budget_bytes", pc.budget_bytes}};
     }
     body["max_tokens"] = options_.max_tokens;
     body["generation_timeout_s"] = options_.generation_timeout_s;
