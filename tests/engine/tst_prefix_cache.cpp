@@ -18,6 +18,7 @@
 #include "engine/engine.h"
 #include "engine/tiny_model.h"
 #include "model/weights.h"
+#include "slot_read_bits.h"
 
 namespace fs = std::filesystem;
 using engine::TokenId;
@@ -45,23 +46,6 @@ engine::SlotReadRequest read_of(std::vector<TokenId> prompt, int rows, int width
         r.rows.push_back(std::move(row));
     }
     return r;
-}
-
-// Every logprob, mass and argmax equal bit for bit.
-bool same_bits(const engine::SlotReadResult& a, const engine::SlotReadResult& b) {
-    if (a.rows.size() != b.rows.size()) return false;
-    for (size_t r = 0; r < a.rows.size(); ++r) {
-        if (a.rows[r].size() != b.rows[r].size()) return false;
-        for (size_t s = 0; s < a.rows[r].size(); ++s) {
-            const auto &x = a.rows[r][s], &y = b.rows[r][s];
-            if (x.argmax_id != y.argmax_id || x.label_mass != y.label_mass ||
-                x.label_logprobs.size() != y.label_logprobs.size() ||
-                std::memcmp(x.label_logprobs.data(), y.label_logprobs.data(),
-                            x.label_logprobs.size() * sizeof(float)) != 0)
-                return false;
-        }
-    }
-    return true;
 }
 
 }  // namespace
