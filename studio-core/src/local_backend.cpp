@@ -31,6 +31,7 @@ struct GroupReads {
     std::vector<std::vector<SlotRead>> rows;  // [row][slot]
     bool extended = false;
     std::vector<double> first_entropy;  // per slot, of the first read's label distribution
+    int reused_prompt_tokens = 0;       // the most prompt tokens a read took from the prefix cache
 };
 
 Result<void> read_rows(engine::Engine& engine, const CanvasPlan& plan, int group,
@@ -50,6 +51,7 @@ Result<void> read_rows(engine::Engine& engine, const CanvasPlan& plan, int group
         return engine::engine_error("the engine returned " + std::to_string(result->rows.size()) +
                                     " rows for " + std::to_string(request.rows.size()) +
                                     " canvases");
+    out.reused_prompt_tokens = std::max(out.reused_prompt_tokens, result->reused_prompt_tokens);
     timings.encode_ms += result->timings.encode_ms;
     timings.decode_ms += result->timings.decode_ms;
     timings.readout_ms += result->timings.readout_ms;
@@ -135,6 +137,7 @@ void collect(const Schema& schema, const CanvasPlan& plan, const std::vector<Gro
         d.samples = std::max(d.samples, static_cast<int>(reads[g].rows.size()));
         d.reads += static_cast<int>(reads[g].rows.size());
         d.prompt_tokens = std::max(d.prompt_tokens, static_cast<int>(group.prompt_ids.size()));
+        d.cached_prompt_tokens = std::max(d.cached_prompt_tokens, reads[g].reused_prompt_tokens);
         d.canvas_width = std::max(d.canvas_width, group.width);
     }
     d.read_groups += static_cast<int>(plan.groups.size());

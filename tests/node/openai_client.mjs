@@ -1,5 +1,6 @@
-// The official openai npm client against `dgem serve`: a decision (chat decision form), a chat
-// completion, and a stream whose text equals the completion's. Usage: node openai_client.mjs URL KEY
+// The official openai npm client against `dgem serve`: a decision (chat decision form) and its
+// repeat (the prompt cached), a chat completion, and a stream whose text equals the completion's.
+// Usage: node openai_client.mjs URL KEY
 import OpenAI from "openai";
 import assert from "node:assert/strict";
 
@@ -36,6 +37,24 @@ for (const id of ["urgent", "team"]) {
 }
 assert.ok(["billing", "support", "engineering"].includes(answer.answers.team.choice));
 assert.equal(answer.diagnostics.samples.n, 2);
+// The server's first read of this prompt encoded all of it.
+assert.equal(decision.usage.prompt_tokens_details.cached_tokens, 0, "first read: nothing cached");
+
+// 1b. The same decision again: the engine's prompt-prefix cache holds the whole prompt, so the
+// usage reports it as cached, and the answer is the same to the last bit.
+const again = await client.chat.completions.create({
+  model: "tiny",
+  messages: [
+    { role: "system", content: JSON.stringify(schema) },
+    { role: "user", content: JSON.stringify(state) },
+  ],
+  seed: 7,
+});
+assert.ok(decision.usage.prompt_tokens > 0, "prompt tokens counted");
+assert.equal(again.usage.prompt_tokens_details.cached_tokens, again.usage.prompt_tokens,
+  "repeat: the whole prompt came from the prefix cache");
+assert.deepEqual(JSON.parse(again.choices[0].message.content).answers, answer.answers,
+  "a cached prompt gives the same answers");
 
 // 2. A chat completion (generative form).
 const messages = [{ role: "user", content: "Write one short sentence about rivers." }];

@@ -73,6 +73,9 @@ struct Decision {
     int samples = 1;  // reads per question
     Layout layout = Layout::DocumentFirst;
     int prompt_tokens = 0;
+    // Of prompt_tokens, those the engine took from its prompt-prefix cache instead of encoding
+    // them (the most any group read reused; 0 when the backend does not say).
+    int cached_prompt_tokens = 0;
     int reads = 0;         // canvas rows the backend decoded
     int canvas_width = 0;  // the widest group's canvas (0 when the backend does not say)
     int read_groups = 0;   // groups read separately (0 when the backend does not say)

@@ -337,9 +337,11 @@ void Routes::decision_form(const ojson& body, const ojson& schema_in,
                 {{"role", "assistant"},
                  {"content", dump_safe(decision_json(*decision, AnswerForm::Chat), 2)}}},
                {"finish_reason", "stop"}}});
-    reply["usage"] = {{"prompt_tokens", decision->prompt_tokens},
-                      {"completion_tokens", decision->reads},
-                      {"total_tokens", decision->prompt_tokens + decision->reads}};
+    reply["usage"] = {
+        {"prompt_tokens", decision->prompt_tokens},
+        {"completion_tokens", decision->reads},
+        {"total_tokens", decision->prompt_tokens + decision->reads},
+        {"prompt_tokens_details", {{"cached_tokens", decision->cached_prompt_tokens}}}};
     set_server_timing(res, ms);
     reply_json(res, 200, dump_safe(reply));
 }
@@ -714,7 +716,10 @@ void Routes::systemone(const httplib::Request& req, httplib::Response& res) {
     ojson reply{
         {"model", model_of(b, options_.model_name.empty() ? decision->model : options_.model_name)},
         {"answers", answers_json(*decision, AnswerForm::SystemOne)},
-        {"usage", {{"input_tokens", decision->prompt_tokens}, {"output_tokens", decision->reads}}},
+        {"usage",
+         {{"input_tokens", decision->prompt_tokens},
+          {"input_tokens_details", {{"cached_tokens", decision->cached_prompt_tokens}}},
+          {"output_tokens", decision->reads}}},
         {"diagnostics", diagnostics_json(*decision)}};
     set_server_timing(res, ms);
     reply_json(res, 200, dump_safe(reply));
