@@ -16,9 +16,9 @@
 
 #include "backend/compute_backend.h"
 #include "engine/engine.h"
-#include "engine/tiny_model.h"
 #include "model/weights.h"
 #include "slot_read_bits.h"
+#include "tiny_model_dir.h"
 
 namespace fs = std::filesystem;
 using engine::TokenId;
@@ -78,15 +78,9 @@ class TestPrefixCache : public QObject {
   private Q_SLOTS:
     void initTestCase() {
         QVERIFY(tmp_.isValid());
-        QVERIFY2(fs::exists(DS_TOKENIZER_JSON),
-                 "the build's tokenizer.json is missing (scripts/prepare-tokenizer.sh)");
         dir_ = fs::path(tmp_.path().toStdString()) / "tiny";
-        engine::TinyModelOptions o;
-        o.out_dir = dir_;
-        o.seed = 9;
-        o.tokenizer_json = DS_TOKENIZER_JSON;
-        auto w = engine::write_tiny_model(o);
-        QVERIFY2(w.ok(), w.ok() ? "" : w.error().message.c_str());
+        const std::string error = write_suite_tiny_model(dir_, 9);
+        QVERIFY2(error.empty(), error.c_str());
         plain_ = open(0);
         QCOMPARE(plain_->scheduler_stats().prefix_cache.budget_bytes, uint64_t(0));
     }

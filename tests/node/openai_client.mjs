@@ -19,14 +19,15 @@ const schema = {
 const state = { ticket: "I was charged twice this month, please refund me today." };
 
 // 1. A decision through the chat-completions decision form.
-const decision = await client.chat.completions.create({
+const decisionRequest = {
   model: "tiny",
   messages: [
     { role: "system", content: JSON.stringify(schema) },
     { role: "user", content: JSON.stringify(state) },
   ],
   seed: 7,
-});
+};
+const decision = await client.chat.completions.create(decisionRequest);
 const answer = JSON.parse(decision.choices[0].message.content);
 for (const id of ["urgent", "team"]) {
   const a = answer.answers[id];
@@ -42,14 +43,7 @@ assert.equal(decision.usage.prompt_tokens_details.cached_tokens, 0, "first read:
 
 // 1b. The same decision again: the engine's prompt-prefix cache holds the whole prompt, so the
 // usage reports it as cached, and the answer is the same to the last bit.
-const again = await client.chat.completions.create({
-  model: "tiny",
-  messages: [
-    { role: "system", content: JSON.stringify(schema) },
-    { role: "user", content: JSON.stringify(state) },
-  ],
-  seed: 7,
-});
+const again = await client.chat.completions.create(decisionRequest);
 assert.ok(decision.usage.prompt_tokens > 0, "prompt tokens counted");
 assert.equal(again.usage.prompt_tokens_details.cached_tokens, again.usage.prompt_tokens,
   "repeat: the whole prompt came from the prefix cache");
