@@ -1890,6 +1890,10 @@
         <source>Running…</source>
         <translation>Läuft…</translation>
     </message>
+    <message>
+        <source> · total %1  —  %2 read(s) × %3 sample(s), %4 prompt tokens (%5 cached), %6</source>
+        <translation> · gesamt %1  —  %2 Lesung(en) × %3 Stichprobe(n), %4 Prompt-Tokens (%5 aus dem Cache), %6</translation>
+    </message>
 </context>
 <context>
     <name>ui::SourceEditor</name>

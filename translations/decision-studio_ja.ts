@@ -1876,6 +1876,10 @@
         <source>Running…</source>
         <translation>実行中…</translation>
     </message>
+    <message>
+        <source> · total %1  —  %2 read(s) × %3 sample(s), %4 prompt tokens (%5 cached), %6</source>
+        <translation> · 合計 %1  —  読み取り %2 回 × サンプル %3、プロンプト %4 トークン（キャッシュ %5）、%6</translation>
+    </message>
 </context>
 <context>
     <name>ui::SourceEditor</name>

@@ -65,7 +65,9 @@ void print_stats(const core::Decision& d, std::ostream& out) {
     if (d.timings.network_ms > 0) out << ", network " << fixed(d.timings.network_ms, 1);
     out << ")\n"
         << d.reads << " canvas rows, " << d.samples << " reads per question at most, prompt "
-        << d.prompt_tokens << " tokens, layout " << core::to_string(d.layout) << "\n"
+        << d.prompt_tokens << " tokens";
+    if (d.cached_prompt_tokens > 0) out << " (" << d.cached_prompt_tokens << " cached)";
+    out << ", layout " << core::to_string(d.layout) << "\n"
         << "model " << (d.model.empty() ? "?" : d.model) << " on " << d.backend << "\n";
     if (!d.stages.empty()) {
         out << d.stages.size() << " stages, " << d.passes << " decoder passes:";

@@ -27,7 +27,9 @@
 #include <chrono>
 #include <cmath>
 #include <future>
+#include <string_view>
 #include <thread>
+#include <utility>
 
 using json = nlohmann::json;
 
@@ -250,6 +252,48 @@ class TestRemote : public QObject {
         QCOMPARE(viaVllm->reads, expected->reads);
     }
 
+    // The server's usage says how much of a prompt its prefix cache supplied; each remote
+    // backend reads it in its protocol's spelling (chat and vLLM structured reads:
+    // usage.prompt_tokens_details.cached_tokens; /v1/systemone: input_tokens_details).
+    void remoteUsageCachedTokens() {
+        auto o = remote(*open_);
+        o.canvas_length = engine_->info().canvas_length;
+        core::DgemChatBackend chat(o);
+        core::SystemOneBackend systemone(o);
+        core::VllmStructuredBackend vllm(o, engine_->tokenizer());
+        const std::pair<const char*, core::Backend*> backends[] = {
+            {"chat", &chat}, {"systemone", &systemone}, {"vllm", &vllm}};
+        for (auto [name, backend] : backends) {
+            // A ticket no other test sends: its prompt is not in the server's cache yet.
+            const json state = {{"ticket", std::string("Cache probe over ") + name +
+                                               ": the export page has been blank since Monday."}};
+            const core::DecideRequest r{schema_, state, 7};
+            auto first = backend->decide(r, {}, {});
+            QVERIFY2(first.ok(), first.ok() ? name : first.error().message.c_str());
+            QVERIFY2(first->prompt_tokens > 0, name);
+            auto again = backend->decide(r, {}, {});
+            QVERIFY2(again.ok(), again.ok() ? name : again.error().message.c_str());
+            QCOMPARE(again->prompt_tokens, first->prompt_tokens);
+            QVERIFY2(again->cached_prompt_tokens == again->prompt_tokens,
+                     qPrintable(QString("%1: %2 of %3 cached")
+                                    .arg(name)
+                                    .arg(again->cached_prompt_tokens)
+                                    .arg(again->prompt_tokens)));
+            expectSameDecision(*first, *again, 0);
+            // A structured read is one request per canvas row: the second row of the first
+            // decision already finds the first row's prompt cached. The other protocols send
+            // one request, whose new ticket the cache cannot supply (their shared instructions
+            // before it may come from earlier tests' prompts).
+            const bool one_request_per_row = std::string_view(name) == "vllm";
+            QVERIFY2(one_request_per_row ? first->cached_prompt_tokens == first->prompt_tokens
+                                         : first->cached_prompt_tokens < first->prompt_tokens,
+                     qPrintable(QString("%1: %2 of %3 cached on the first read")
+                                    .arg(name)
+                                    .arg(first->cached_prompt_tokens)
+                                    .arg(first->prompt_tokens)));
+        }
+    }
+
     void dgemDecideRemote() {
         auto local = dgem({"decide", "--local", "--model", DS_TINY_MODEL_DIR, "--device", "cpu",
                            "-t", policy_, "--json"});
@@ -267,6 +311,15 @@ class TestRemote : public QObject {
         auto run =
             dgem({"decide", "-u", url(*open_), "--protocol", "vllm", "-t", policy_, "--json"});
         QVERIFY2(run.code == 0, qPrintable(run.err));
+        // The policy was just decided over chat: the text output says the server's prefix
+        // cache supplied the whole prompt.
+        auto text =
+            dgem({"decide", "-u", url(*open_), "--protocol", "chat", "-t", policy_, "--stats"});
+        QVERIFY2(text.code == 0, qPrintable(text.err));
+        QVERIFY2(QRegularExpression(QStringLiteral("prompt (\\d+) tokens \\(\\1 cached\\)"))
+                     .match(text.out)
+                     .hasMatch(),
+                 qPrintable(text.out));
     }
 
     void generationAndStream() {

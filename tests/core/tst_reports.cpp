@@ -386,6 +386,24 @@ class TestReports : public QObject {
         QVERIFY(text.contains(QStringLiteral("Noise draws")));
         QVERIFY(text.contains(QStringLiteral("Canvas width")));
         screenshotHtml("decision");
+
+        // The same decision again finds its prompt in the engine's prefix cache: the report's
+        // run facts say how many prompt tokens it took from there, and the data holds the count.
+        auto again = backend_->decide({schema_, state_, 11}, {}, {});
+        QVERIFY(again.ok());
+        QCOMPARE(again->cached_prompt_tokens, again->prompt_tokens);
+        in.decision = *again;
+        const rep::Report cached = rep::decision_report(in);
+        QCOMPARE(cached.data["canvas"]["cached_prompt_tokens"].get<int>(), again->prompt_tokens);
+        bool shown = false;
+        for (const auto& section : cached.sections)
+            for (const auto& fact : section.facts)
+                if (fact.name == "Prompt tokens cached") {
+                    QCOMPARE(fact.value, std::to_string(again->prompt_tokens));
+                    QCOMPARE(fact.ptr, std::string("/canvas/cached_prompt_tokens"));
+                    shown = true;
+                }
+        QVERIFY(shown);
     }
 
     // A decision about images: the report shows each one (HTML inline, PDF painted), lists its

@@ -74,7 +74,8 @@ struct Decision {
     Layout layout = Layout::DocumentFirst;
     int prompt_tokens = 0;
     // Of prompt_tokens, those the engine took from its prompt-prefix cache instead of encoding
-    // them (the most any group read reused; 0 when the backend does not say).
+    // them (the most any group read reused; a remote backend takes it from the reply's usage
+    // cached_tokens; 0 when the backend does not say).
     int cached_prompt_tokens = 0;
     int reads = 0;         // canvas rows the backend decoded
     int canvas_width = 0;  // the widest group's canvas (0 when the backend does not say)

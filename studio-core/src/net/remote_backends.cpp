@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
+#include <utility>
 
 #include "core/canvas_plan.h"
 #include "core/read_stats.h"
@@ -53,6 +55,44 @@ Result<json> parse_reply(const HttpResponse& r) {
 void fill_timings(Decision& d, const HttpResponse& r, double wall_ms) {
     d.timings.total_ms = wall_ms;
     d.timings.network_ms = r.server_ms ? std::max(0.0, wall_ms - *r.server_ms) : 0.0;
+}
+
+// A non-negative integer field of `object`, if it has one.
+std::optional<int> count_of(const json& object, const char* key) {
+    if (!object.is_object()) return std::nullopt;
+    auto it = object.find(key);
+    if (it == object.end() || !it->is_number_integer() || it->get<int64_t>() < 0 ||
+        it->get<int64_t>() > 1'000'000'000)
+        return std::nullopt;
+    return static_cast<int>(it->get<int64_t>());
+}
+
+// Prompt tokens and prompt-cache hits from a reply's `usage`, in either spelling: the chat
+// form's (prompt_tokens, prompt_tokens_details.cached_tokens: OpenAI, vLLM, dgem serve) or
+// /v1/systemone's (input_tokens, input_tokens_details.cached_tokens). A server that sends
+// neither leaves the counts as they were (the diagnostics' prompt_tokens, 0 cached).
+struct PromptUsage {
+    std::optional<int> prompt_tokens;
+    std::optional<int> cached_tokens;
+};
+
+PromptUsage prompt_usage(const json& reply) {
+    PromptUsage u;
+    if (!reply.is_object() || !reply.contains("usage")) return u;
+    const json& usage = reply["usage"];
+    for (auto [total, details] : {std::pair{"prompt_tokens", "prompt_tokens_details"},
+                                  std::pair{"input_tokens", "input_tokens_details"}}) {
+        if (!u.prompt_tokens) u.prompt_tokens = count_of(usage, total);
+        if (!u.cached_tokens && usage.is_object() && usage.contains(details))
+            u.cached_tokens = count_of(usage[details], "cached_tokens");
+    }
+    return u;
+}
+
+void fill_usage(Decision& d, const json& reply) {
+    const PromptUsage u = prompt_usage(reply);
+    if (u.prompt_tokens && d.prompt_tokens == 0) d.prompt_tokens = *u.prompt_tokens;
+    if (u.cached_tokens) d.cached_prompt_tokens = std::min(*u.cached_tokens, d.prompt_tokens);
 }
 
 // The user turn of the chat decision form: the state as JSON text (a string state as a JSON
@@ -382,6 +422,7 @@ Result<Decision> DgemChatBackend::decide(const DecideRequest& request, const Pro
     auto d = decision_from_json(content, request.schema, AnswerForm::Chat, "POST " + url);
     if (!d) return d.error();
     fill_timings(*d, *r, wall);
+    fill_usage(*d, c);
     d->model = c.value("model", options_.model);
     d->backend = describe();
     d->raw = c;
@@ -450,6 +491,7 @@ Result<Decision> SystemOneBackend::decide(const DecideRequest& request, const Pr
     auto d = decision_from_json(*reply, request.schema, AnswerForm::SystemOne, "POST " + url);
     if (!d) return d.error();
     fill_timings(*d, *r, wall);
+    fill_usage(*d, *reply);
     d->model = reply->value("model", options_.model);
     d->backend = describe();
     d->raw = *reply;
@@ -478,6 +520,7 @@ Result<Decision> VllmStructuredBackend::decide(const DecideRequest& request,
     const auto started = std::chrono::steady_clock::now();
     double server_ms = 0;
     bool all_timed = true;
+    int cached_tokens = 0;  // the most prompt tokens any row's reply says came from its cache
 
     // reads[group][slot] -> one SlotRead per row of that group
     std::vector<std::vector<std::vector<SlotRead>>> reads(plan->groups.size());
@@ -512,6 +555,7 @@ Result<Decision> VllmStructuredBackend::decide(const DecideRequest& request,
         auto reply = parse_reply(*r);
         if (!reply) return reply.error();
         const json& c = *reply;
+        cached_tokens = std::max(cached_tokens, prompt_usage(c).cached_tokens.value_or(0));
         const json* content = nullptr;
         if (c.contains("choices") && c["choices"].is_array() && !c["choices"].empty()) {
             const json& choice = c["choices"][0];
@@ -602,6 +646,7 @@ Result<Decision> VllmStructuredBackend::decide(const DecideRequest& request,
     std::sort(outcomes.begin(), outcomes.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
     for (auto& [index, o] : outcomes) d.questions.push_back(std::move(o));
+    d.cached_prompt_tokens = std::min(cached_tokens, d.prompt_tokens);
     const double wall = elapsed_ms(started);
     d.timings.total_ms = wall;
     d.timings.network_ms = all_timed ? std::max(0.0, wall - server_ms) : 0.0;

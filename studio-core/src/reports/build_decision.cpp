@@ -290,6 +290,12 @@ Report decision_report(const DecisionInput& in) {
                  {"Encode ms", fixed(t.encode_ms, 1), "/timings/encode_ms"},
                  {"Decode ms", fixed(t.decode_ms, 1), "/timings/decode_ms"},
                  {"Readout ms", fixed(t.readout_ms, 1), "/timings/readout_ms"}};
+    if (d.cached_prompt_tokens > 0) {
+        r.data["canvas"]["cached_prompt_tokens"] = d.cached_prompt_tokens;
+        run.facts.insert(run.facts.begin() + 4,
+                         {"Prompt tokens cached", std::to_string(d.cached_prompt_tokens),
+                          "/canvas/cached_prompt_tokens"});
+    }
     if (t.network_ms > 0)
         run.facts.push_back({"Network ms", fixed(t.network_ms, 1), "/timings/network_ms"});
     if (t.queue_ms > 0)

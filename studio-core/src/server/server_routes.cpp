@@ -620,7 +620,9 @@ void Routes::structured_read(const ojson& body, httplib::Response& res) {
         {"usage",
          {{"prompt_tokens", read.prompt_ids.size()},
           {"completion_tokens", width},
-          {"total_tokens", static_cast<int>(read.prompt_ids.size()) + width}}}};
+          {"total_tokens", static_cast<int>(read.prompt_ids.size()) + width},
+          // As vLLM with prompt-token details on: the prompt the prefix cache supplied.
+          {"prompt_tokens_details", {{"cached_tokens", result->reused_prompt_tokens}}}}}};
     set_server_timing(res, ms);
     reply_json(res, 200, dump_safe(reply));
 }
