@@ -1872,10 +1872,6 @@
         <translation> · Netzwerk %1</translation>
     </message>
     <message>
-        <source> · total %1  —  %2 read(s) × %3 sample(s), %4 prompt tokens, %5</source>
-        <translation> · gesamt %1  —  %2 Lesung(en) × %3 Stichprobe(n), %4 Prompt-Tokens, %5</translation>
-    </message>
-    <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
@@ -1891,8 +1887,16 @@
         <translation>Läuft…</translation>
     </message>
     <message>
-        <source> · total %1  —  %2 read(s) × %3 sample(s), %4 prompt tokens (%5 cached), %6</source>
-        <translation> · gesamt %1  —  %2 Lesung(en) × %3 Stichprobe(n), %4 Prompt-Tokens (%5 aus dem Cache), %6</translation>
+        <source>%1 prompt tokens (%2 cached)</source>
+        <translation>%1 Prompt-Tokens (%2 aus dem Cache)</translation>
+    </message>
+    <message>
+        <source>%1 prompt tokens</source>
+        <translation>%1 Prompt-Tokens</translation>
+    </message>
+    <message>
+        <source> · total %1  —  %2 read(s) × %3 sample(s), %4, %5</source>
+        <translation> · gesamt %1  —  %2 Lesung(en) × %3 Stichprobe(n), %4, %5</translation>
     </message>
 </context>
 <context>

@@ -1859,10 +1859,6 @@
         <translation> · ネットワーク %1</translation>
     </message>
     <message>
-        <source> · total %1  —  %2 read(s) × %3 sample(s), %4 prompt tokens, %5</source>
-        <translation> · 合計 %1  —  読み取り %2 回 × サンプル %3、プロンプト %4 トークン、%5</translation>
-    </message>
-    <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
@@ -1877,8 +1873,16 @@
         <translation>実行中…</translation>
     </message>
     <message>
-        <source> · total %1  —  %2 read(s) × %3 sample(s), %4 prompt tokens (%5 cached), %6</source>
-        <translation> · 合計 %1  —  読み取り %2 回 × サンプル %3、プロンプト %4 トークン（キャッシュ %5）、%6</translation>
+        <source>%1 prompt tokens (%2 cached)</source>
+        <translation>プロンプト %1 トークン（キャッシュ %2）</translation>
+    </message>
+    <message>
+        <source>%1 prompt tokens</source>
+        <translation>プロンプト %1 トークン</translation>
+    </message>
+    <message>
+        <source> · total %1  —  %2 read(s) × %3 sample(s), %4, %5</source>
+        <translation> · 合計 %1  —  読み取り %2 回 × サンプル %3、%4、%5</translation>
     </message>
 </context>
 <context>

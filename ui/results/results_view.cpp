@@ -174,21 +174,16 @@ void ResultsView::rebuild() {
                 .arg(formatMs(t.encode_ms), formatMs(t.decode_ms), formatMs(t.readout_ms));
         if (t.network_ms > 0) text += tr(" · network %1").arg(formatMs(t.network_ms));
         // A prefix-cache hit (local engine, or a server's usage) explains a fast encode.
-        const QString totals =
-            d.cached_prompt_tokens > 0
-                ? tr(" · total %1  —  %2 read(s) × %3 sample(s), %4 prompt tokens (%5 cached), "
-                     "%6")
-                      .arg(formatMs(t.total_ms))
-                      .arg(d.reads)
-                      .arg(d.samples)
-                      .arg(d.prompt_tokens)
-                      .arg(d.cached_prompt_tokens)
-                : tr(" · total %1  —  %2 read(s) × %3 sample(s), %4 prompt tokens, %5")
-                      .arg(formatMs(t.total_ms))
-                      .arg(d.reads)
-                      .arg(d.samples)
-                      .arg(d.prompt_tokens);
-        text += totals.arg(QString::fromStdString(d.backend));
+        const QString prompt = d.cached_prompt_tokens > 0
+                                   ? tr("%1 prompt tokens (%2 cached)")
+                                         .arg(d.prompt_tokens)
+                                         .arg(d.cached_prompt_tokens)
+                                   : tr("%1 prompt tokens").arg(d.prompt_tokens);
+        text += tr(" · total %1  —  %2 read(s) × %3 sample(s), %4, %5")
+                    .arg(formatMs(t.total_ms))
+                    .arg(d.reads)
+                    .arg(d.samples)
+                    .arg(prompt, QString::fromStdString(d.backend));
         if (!d.stages.empty()) {
             QStringList stages;
             for (size_t i = 0; i < d.stages.size(); ++i) {

@@ -1,6 +1,7 @@
 // Decision and comparison reports: the policy, the variables, the run and one block per question,
 // built from the values the results and Compare views show.
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -292,7 +293,11 @@ Report decision_report(const DecisionInput& in) {
                  {"Readout ms", fixed(t.readout_ms, 1), "/timings/readout_ms"}};
     if (d.cached_prompt_tokens > 0) {
         r.data["canvas"]["cached_prompt_tokens"] = d.cached_prompt_tokens;
-        run.facts.insert(run.facts.begin() + 4,
+        // Beside the count it is a part of.
+        const auto prompt_fact =
+            std::find_if(run.facts.begin(), run.facts.end(),
+                         [](const Fact& f) { return f.ptr == "/canvas/prompt_tokens"; });
+        run.facts.insert(prompt_fact + 1,
                          {"Prompt tokens cached", std::to_string(d.cached_prompt_tokens),
                           "/canvas/cached_prompt_tokens"});
     }
