@@ -104,7 +104,7 @@ int run_preset(const std::string& model, int n, int threads, bool distinct,
     std::shared_ptr<core::LocalBackend> local(std::move(opened.value()));
     core::ServerOptions so;  // dgem serve's defaults: MAX_INFLIGHT 8, a queue behind it
     so.port = 0;
-    core::DecisionServer server(local, so, engine);
+    core::DecisionServer server(local, so);
     if (!server.start()) return 1;
     core::RemoteOptions ro;
     ro.url = "http://127.0.0.1:" + std::to_string(server.port()) + "/v1";

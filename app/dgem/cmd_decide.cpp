@@ -16,6 +16,7 @@
 #include "backend_factory.h"
 #include "cli.h"
 #include "core/read_stats.h"
+#include "core/wire/decision_json.h"
 #include "decision_input.h"
 #include "report_output.h"
 
@@ -209,7 +210,7 @@ int run_decide(const cli::Args& args) {
     }
     const bool stats = args.has("stats");
     if (format == "json") {
-        nlohmann::json out = core::decision_output_json(d);
+        nlohmann::json out = core::decision_json(d, core::AnswerForm::Chat);
         // Recorded whether the diagnostics are a server's (patched) or made here.
         if (*temperature) out["diagnostics"]["temperature"] = **temperature;
         std::cout << out.dump(2) << "\n";

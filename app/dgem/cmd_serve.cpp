@@ -70,7 +70,7 @@ int run_serve(const cli::Args& args) {
     options->model_name = args.get("served-model-name", engine->info().name);
     std::shared_ptr<core::Backend> backend(std::move(local.value()));
 
-    core::DecisionServer server(backend, *options, engine);
+    core::DecisionServer server(backend, *options);
     std::signal(SIGINT, on_stop_signal);
     std::signal(SIGTERM, on_stop_signal);
     if (auto started = server.start(); !started) return cli::fail(started.error());

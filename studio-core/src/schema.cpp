@@ -566,10 +566,8 @@ nlohmann::ordered_json schema_to_json(const Schema& schema) {
         questions.push_back(j);
     }
     out["questions"] = questions;
-    if (schema.samples.automatic)
-        out["samples"] = "auto";
-    else
-        out["samples"] = schema.samples.count;
+    if (!schema.samples.left_out)
+        out["samples"] = schema.samples.automatic ? ojson("auto") : ojson(schema.samples.count);
     out["auto_threshold"] = schema.auto_threshold;
     out["auto_max"] = schema.auto_max;
     out["layout"] = std::string(to_string(schema.layout));

@@ -326,7 +326,7 @@ class TestCli : public QObject {
         std::shared_ptr<core::LocalBackend> engine_backend(std::move(backend.value()));
         core::ServerOptions so;
         so.port = 0;
-        core::DecisionServer server(engine_backend, so, &engine_backend->engine());
+        core::DecisionServer server(engine_backend, so);
         QVERIFY(server.start().ok());
         const QString url = QStringLiteral("http://127.0.0.1:%1/v1").arg(server.port());
         const QStringList one{

@@ -353,7 +353,7 @@ class TestImages : public QObject {
 
         core::ServerOptions so;
         so.port = 0;
-        core::DecisionServer server(local, so, &local->engine());
+        core::DecisionServer server(local, so);
         QVERIFY(server.start().ok());
         core::RemoteOptions ro;
         ro.url = QStringLiteral("http://127.0.0.1:%1/v1").arg(server.port()).toStdString();
@@ -405,7 +405,7 @@ class TestImages : public QObject {
             core::ServerOptions so;
             so.port = 0;
             so.max_model_len = max_model_len;
-            return std::make_unique<core::DecisionServer>(backend, so, &backend->engine());
+            return std::make_unique<core::DecisionServer>(backend, so);
         };
         // What the text alone needs, from the server's own refusal at a limit of 1.
         int prompt = 0, canvas = 0;
@@ -551,7 +551,7 @@ class TestImages : public QObject {
         QVERIFY(backend);
         core::ServerOptions so;
         so.port = 0;
-        core::DecisionServer server(backend, so, &backend->engine());
+        core::DecisionServer server(backend, so);
         QVERIFY(server.start().ok());
         const QString url = QStringLiteral("http://127.0.0.1:%1/v1").arg(server.port());
         for (const char* protocol : {"chat", "systemone"}) {

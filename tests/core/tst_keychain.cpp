@@ -50,8 +50,7 @@ class TestKeychain : public QObject {
         core::ServerOptions o;
         o.port = 0;
         o.api_key = "from-the-keychain";
-        core::DecisionServer server(std::shared_ptr<core::Backend>(std::move(local.value())), o,
-                                    engine);
+        core::DecisionServer server(std::shared_ptr<core::Backend>(std::move(local.value())), o);
         QVERIFY(server.start().ok());
         const QString url = QStringLiteral("http://127.0.0.1:%1/v1").arg(server.port());
         QTemporaryDir home;

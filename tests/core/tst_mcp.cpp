@@ -15,6 +15,7 @@
 #include "core/mcp_server.h"
 #include "core/policy.h"
 #include "core/read_stats.h"
+#include "core/wire/decision_json.h"
 #include "core/template.h"
 #include "engine/engine.h"
 
@@ -122,7 +123,7 @@ class TestMcp : public QObject {
     json direct(const core::DecideRequest& request) {
         auto d = backend_->decide(request, {}, {});
         if (!d) qFatal("direct decide: %s", d.error().message.c_str());
-        return core::decision_output_json(*d);
+        return core::decision_json(*d, core::AnswerForm::Chat);
     }
 
     // The result's text is the decide --json document; its structured form the same plus

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/read_stats.h"
+#include "core/wire/decision_json.h"
 
 using nlohmann::json;
 

@@ -8,6 +8,7 @@
 #include "core/local_backend.h"
 #include "core/read_stats.h"
 #include "core/remote_backends.h"
+#include "core/wire/systemone.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -69,6 +70,11 @@ class GatedBackend final : public core::Backend {
     core::Result<core::HealthInfo> health(const core::CancelToken& c) override {
         return inner_->health(c);
     }
+    std::optional<int> image_soft_tokens(int width, int height) const override {
+        return inner_->image_soft_tokens(width, height);
+    }
+    std::optional<core::ModelFacts> model_facts() const override { return inner_->model_facts(); }
+    core::RowReader* row_reader() override { return inner_->row_reader(); }
     QSemaphore gate, entered;
 
   private:
@@ -177,11 +183,11 @@ class TestRemote : public QObject {
         o.generation_timeout_s = 86400;
         o.model_name = "tiny";
         o.version = "test";
-        open_ = std::make_unique<core::DecisionServer>(local_, o, engine_);
+        open_ = std::make_unique<core::DecisionServer>(local_, o);
         QVERIFY(open_->start().ok());
         o.api_key = "secret-bearer";
         o.server_keys = {"new-key", "old-key"};
-        locked_ = std::make_unique<core::DecisionServer>(local_, o, engine_);
+        locked_ = std::make_unique<core::DecisionServer>(local_, o);
         QVERIFY(locked_->start().ok());
 
         policy_ = home_.filePath("triage.json.tmpl");
@@ -240,7 +246,11 @@ class TestRemote : public QObject {
         auto viaS1 = s1.decide(request(), {}, {});
         QVERIFY2(viaS1.ok(), viaS1.ok() ? "" : viaS1.error().message.c_str());
         expectSameDecision(*expected, *viaS1, 1e-9);
-        QCOMPARE(viaS1->raw["answers"]["mood"]["legend"]["0"], "calm");
+        // The server's own reply carries the score's legend.
+        auto s1Reply = rawPost(url(*open_).toStdString() + "/systemone",
+                               core::wire::systemone_request(request(), "").dump());
+        QVERIFY(s1Reply.ok());
+        QCOMPARE(nlohmann::json::parse(s1Reply->body)["answers"]["mood"]["legend"]["0"], "calm");
 
         // vLLM structured reads: the canvas planned here, one read per row on the server.
         auto o = remote(*open_);
@@ -444,7 +454,7 @@ class TestRemote : public QObject {
         core::ServerOptions small;
         small.port = 0;
         small.body_limit = 4096;
-        core::DecisionServer tiny(local_, small, engine_);
+        core::DecisionServer tiny(local_, small);
         QVERIFY(tiny.start().ok());
         auto big =
             rawPost(core::chat_completions_url(url(tiny).toStdString()),
@@ -517,7 +527,7 @@ class TestRemote : public QObject {
         o.port = 0;
         o.max_inflight = 1;
         o.idle_timeout_s = 1;  // read timeout max(5, idle)
-        core::DecisionServer server(local_, o, engine_);
+        core::DecisionServer server(local_, o);
         QVERIFY(server.start().ok());
         std::vector<int> slow;
         for (int i = 0; i < 4; ++i) {
@@ -558,7 +568,7 @@ class TestRemote : public QObject {
         core::ServerOptions o;
         o.port = 0;
         o.max_inflight = 2;
-        core::DecisionServer server(local_, o, engine_);
+        core::DecisionServer server(local_, o);
         QVERIFY(server.start().ok());
         const uint64_t reads0 = engine_->scheduler_stats().reads;
         auto before = rawDecide(server);
@@ -625,7 +635,7 @@ class TestRemote : public QObject {
         core::ServerOptions o;
         o.port = 0;
         o.max_inflight = 1;
-        core::DecisionServer server(gated, o, engine_);
+        core::DecisionServer server(gated, o);
         QVERIFY(server.start().ok());
         auto first = std::async(std::launch::async, [&] { return rawDecide(server); });
         QVERIFY(gated->entered.tryAcquire(1, 30000));  // the first decision holds the only slot
@@ -655,7 +665,7 @@ class TestRemote : public QObject {
         o.max_inflight = 1;
         o.max_queue = 1;
         o.retry_after_s = 2;
-        core::DecisionServer server(gated, o, engine_);
+        core::DecisionServer server(gated, o);
         QVERIFY(server.start().ok());
         auto first = std::async(std::launch::async, [&] { return rawDecide(server); });
         QVERIFY(gated->entered.tryAcquire(1, 30000));
@@ -681,7 +691,7 @@ class TestRemote : public QObject {
         o.port = 0;
         o.max_inflight = 1;
         o.inflight_wait_s = 1;
-        core::DecisionServer server(gated, o, engine_);
+        core::DecisionServer server(gated, o);
         QVERIFY(server.start().ok());
         auto first = std::async(std::launch::async, [&] { return rawDecide(server); });
         QVERIFY(gated->entered.tryAcquire(1, 30000));
@@ -706,7 +716,7 @@ class TestRemote : public QObject {
         core::ServerOptions o;
         o.port = 0;
         o.max_inflight = 1;
-        core::DecisionServer server(gated, o, engine_);
+        core::DecisionServer server(gated, o);
         QVERIFY(server.start().ok());
         auto running = std::async(std::launch::async, [&] { return rawDecide(server); });
         QVERIFY(gated->entered.tryAcquire(1, 30000));
@@ -744,7 +754,7 @@ class TestRemote : public QObject {
         core::ServerOptions o;
         o.port = 0;
         o.api_key = "gcp-token-2";  // the first token minted is "revoked"
-        core::DecisionServer server(local_, o, engine_);
+        core::DecisionServer server(local_, o);
         QVERIFY(server.start().ok());
         const QMap<QString, QString> env{{"PATH", bin.path() + ":" + qEnvironmentVariable("PATH")}};
         auto run = dgem(
@@ -799,7 +809,7 @@ class TestRemote : public QObject {
         constexpr int kClients = 32, kPerClient = 20, kSeeds = 8, kRounds = 3;
         core::ServerOptions o;
         o.port = 0;
-        core::DecisionServer server(local_, o, engine_);
+        core::DecisionServer server(local_, o);
         QVERIFY(server.start().ok());
         core::DgemChatBackend client(remote(server));
         std::vector<core::Decision> sequential;

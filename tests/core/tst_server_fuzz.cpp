@@ -376,7 +376,7 @@ class TestServerFuzz : public QObject {
         o.max_model_len = 512;
         o.max_tokens = 8;
         o.generation_timeout_s = 0.01;  // one denoising step (a full canvas takes seconds)
-        server_ = std::make_unique<core::DecisionServer>(local_, o, engine_);
+        server_ = std::make_unique<core::DecisionServer>(local_, o);
         QVERIFY(server_->start().ok());
         client_ = std::make_unique<httplib::Client>("127.0.0.1", server_->port());
         client_->set_read_timeout(120, 0);
@@ -577,7 +577,7 @@ class TestServerFuzz : public QObject {
         o.port = 0;
         o.max_tokens = 64;
         o.generation_timeout_s = 1e-6;
-        core::DecisionServer limited(local_, o, engine_);
+        core::DecisionServer limited(local_, o);
         QVERIFY(limited.start().ok());
         httplib::Client c("127.0.0.1", limited.port());
         c.set_read_timeout(120, 0);

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "core/read_stats.h"
+#include "core/wire/decision_json.h"
 #include "ui/results/result_card.h"
 #include "ui/results/results_model.h"
 

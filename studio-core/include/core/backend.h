@@ -14,9 +14,14 @@
 #include "core/images.h"
 #include "engine/cancel.h"
 
+namespace engine {
+class Tokenizer;
+}
+
 namespace core {
 
 using engine::CancelToken;
+class RowReader;  // core/decide/row_reader.h
 
 struct DecideRequest {
     Schema schema;
@@ -63,6 +68,16 @@ struct HealthInfo {
     nlohmann::json raw;
 };
 
+// What the model behind a backend is, where the backend holds it in this process (the local
+// engine): what dgem serve checks requests against and reads structured reads with.
+struct ModelFacts {
+    std::string name;
+    int canvas_length = 0;
+    int vocab_size = 0;
+    int max_context = 0;
+    const engine::Tokenizer* tokenizer = nullptr;  // owned by the backend
+};
+
 class Backend {
   public:
     virtual ~Backend() = default;
@@ -79,6 +94,11 @@ class Backend {
         (void)height;
         return std::nullopt;
     }
+    // The model's facts, where this backend holds the model (nullopt: a remote server's).
+    virtual std::optional<ModelFacts> model_facts() const { return std::nullopt; }
+    // Reads canvas rows directly, where this backend holds the model (nullptr otherwise): the
+    // structured-read route of dgem serve reads a caller's canvas through it.
+    virtual RowReader* row_reader() { return nullptr; }
 };
 
 }  // namespace core

@@ -3,11 +3,10 @@
 // views, compare, bench and reports never care where it ran.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/schema.h"
 
@@ -34,6 +33,10 @@ struct QuestionOutcome {
     std::vector<std::string> labels;            // yes/no, A.., 1..
     std::vector<std::string> alternatives;      // what each label means
     std::vector<std::vector<double>> per_read;  // p_k over labels, one row per read
+    // The entropy (nats) of each read's label distribution, in read order: from per_read where
+    // the reads are known, else as a server's diagnostics gave them (a multi-read reply carries
+    // the means and these, not the reads); empty when neither is known.
+    std::vector<double> read_entropy;
     std::vector<double> mean;                   // average of per_read
     int winner = 0;                             // index into labels
     double confidence = 0;
@@ -68,6 +71,36 @@ struct Thought {
     double ms = 0;
 };
 
+// How the decision chose its number of reads (schema "samples"): a fixed count, or "auto" with
+// one read per group first and auto_max reads where the first hesitated.
+struct SamplesPolicy {
+    bool automatic = false;
+    int count = 1;  // fixed: reads per group
+    int max = 0;    // auto: reads per group when extended
+    double threshold = 0;
+    std::vector<bool> extended;                        // auto: per group read, in read order
+    std::map<std::string, double> first_read_entropy;  // auto: per question id, nats
+};
+
+// Whether a staged decision's later stages read after the earlier answers.
+enum class Conditioning {
+    Unstaged,    // a single-pass decision: not reported
+    SinglePass,  // staged schema, but every question read in one stage (null on the wire)
+    Prefill,     // later stages read after the earlier stages' answers
+};
+
+// What a decision learned beyond its answers and counts, as the decide module or a server's
+// diagnostics report it. Unset fields are not known (a server that does not say).
+struct DecisionDiagnostics {
+    std::optional<SamplesPolicy> samples_policy;
+    Conditioning conditioning = Conditioning::Unstaged;
+    std::optional<uint64_t> seed;
+    std::optional<SeedToken> seed_token;
+    std::string engine;         // "local": the decision ran on an engine in this process
+    std::string entropy_basis;  // "labels": entropies are of the label distributions
+    std::optional<double> temperature;  // the post-hoc temperature applied (core/read_stats.h)
+};
+
 struct Decision {
     std::vector<QuestionOutcome> questions;
     int samples = 1;  // reads per question
@@ -88,7 +121,7 @@ struct Decision {
     Timings timings;
     std::string model;
     std::string backend;  // "local cpu", "dgem chat http://...", ...
-    nlohmann::json raw;   // the server's reply (remote) or our own reply body (local)
+    DecisionDiagnostics diagnostics;
 };
 
 struct Generation {

@@ -63,10 +63,9 @@ struct ServerOptions {
 
 class DecisionServer {
   public:
-    // `engine` (optional, not owned) serves structured reads and token counts; the backend
-    // serves decisions, generations and health.
-    DecisionServer(std::shared_ptr<Backend> backend, ServerOptions options,
-                   engine::Engine* engine = nullptr);
+    // The backend serves every route: decisions, generations and health, and, where it holds
+    // the model (the local engine), structured reads and the MAX_MODEL_LEN token counts.
+    DecisionServer(std::shared_ptr<Backend> backend, ServerOptions options);
     ~DecisionServer();  // stops
     DecisionServer(const DecisionServer&) = delete;
     DecisionServer& operator=(const DecisionServer&) = delete;

@@ -1,8 +1,8 @@
 #pragma once
-// The bundled local engine as a Backend: decisions are canvas plans (core/canvas_plan.h) read
-// by engine::Engine::read_slots, one request per read group, with the "auto" samples policy's
-// extra reads where the first read hesitates; generations are chat-templated prompts run
-// through the engine's denoising loop.
+// The bundled local engine as a Backend: decisions run through the decide module's executor
+// (core/decide/plan_executor.h) over the engine as its row reader (engine::Engine::read_slots,
+// one request per read group); generations are chat-templated prompts run through the engine's
+// denoising loop.
 
 #include <memory>
 #include <string>
@@ -17,6 +17,8 @@ struct EngineOptions;
 }  // namespace engine
 
 namespace core {
+
+class EngineRowReader;
 
 class LocalBackend : public Backend {
   public:
@@ -34,9 +36,12 @@ class LocalBackend : public Backend {
 
     engine::Engine& engine() { return *engine_; }
     std::optional<int> image_soft_tokens(int width, int height) const override;
+    std::optional<ModelFacts> model_facts() const override;
+    RowReader* row_reader() override;
 
   private:
     std::unique_ptr<engine::Engine> engine_;
+    std::unique_ptr<EngineRowReader> reader_;  // reads without images: structured reads
 };
 
 }  // namespace core

@@ -24,7 +24,7 @@
 // The server keeps serving after any of these; an exception inside a handler becomes -32603.
 //
 // A decision's result: content[0] is exactly what `dgem decide --json` prints (the
-// decision_output_json object, two-space indented), content[1] a one-line-per-question summary
+// decision_json object (chat form), two-space indented), content[1] a one-line-per-question summary
 // with each answer's probability and hesitation; structuredContent is the same object as
 // content[0] with "hesitation" added ({question id: {"value", "class"}}).
 //

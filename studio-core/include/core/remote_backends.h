@@ -4,10 +4,12 @@
 //  - DgemChatBackend: the structured server's chat-completions decision form (system = schema
 //    JSON, user = state JSON; the reply's content is {"answers", "diagnostics"});
 //  - SystemOneBackend: POST /v1/systemone (Jev's request shape);
-//  - VllmStructuredBackend: vLLM directly with the structured-read extension; the canvas is
-//    planned here (core::build_plan) with the tokenizer, one request per canvas row;
+//  - VllmStructuredBackend: vLLM directly with the structured-read extension; the decision runs
+//    here through the decide module (core/decide/plan_executor.h) with the tokenizer, one
+//    request per canvas row;
 //  - OpenAiChatBackend: any OpenAI-compatible server, generation only (SSE streaming).
-// Every backend generates through OpenAI chat completions and reports health from /health.
+// Every backend generates through OpenAI chat completions and reports health from /health. The
+// bodies are the wire codecs' (core/wire/): the same code dgem serve answers with.
 // Timings: network_ms = wall time minus the server's Server-Timing decide duration.
 
 #include <memory>
@@ -20,6 +22,10 @@
 #include "engine/tokenizer.h"
 
 namespace core {
+
+namespace wire {
+class GenerationStream;
+}
 
 enum class RemoteProtocol { Chat, SystemOne, Vllm, OpenAi, Auto };
 std::optional<RemoteProtocol> parse_remote_protocol(
@@ -48,14 +54,21 @@ class RemoteBackend : public Backend {
     Result<HealthInfo> health(const CancelToken& cancel) override;
     const RemoteOptions& options() const { return options_; }
 
-  protected:
     // POSTs JSON, and turns a non-2xx reply into an error naming the URL, status and message.
     Result<HttpResponse> post(const std::string& url, const std::string& body,
                               const CancelToken& cancel,
                               const HttpTransport::DataFn& on_data = {}) const;
+
+  protected:
     RemoteOptions options_;
     std::string kind_;
     HttpTransport transport_;
+
+  private:
+    Result<Generation> parsed_generation(const HttpResponse& r, const std::string& url) const;
+    Result<Generation> streamed_generation(const HttpResponse& r, const std::string& url,
+                                           wire::GenerationStream& stream,
+                                           const ProgressFn& progress) const;
 };
 
 class DgemChatBackend final : public RemoteBackend {
@@ -101,8 +114,5 @@ Result<RemoteProtocol> detect_protocol(const RemoteOptions& options, const Cance
 Result<std::unique_ptr<Backend>> make_remote_backend(RemoteProtocol protocol, RemoteOptions options,
                                                      const engine::Tokenizer* tokenizer,
                                                      const CancelToken& cancel = {});
-
-// The request bodies, exposed for tests and for the server's own parsing.
-nlohmann::ordered_json systemone_request(const DecideRequest& request, const std::string& model);
 
 }  // namespace core

@@ -52,12 +52,15 @@ enum class SeedToken { Random, Fixed };
 struct Samples {
     bool automatic = true;  // "auto": one read, auto_max when the first read hesitates
     int count = 1;          // used when !automatic; 1..32
+    // The policy left "samples" out: a schema is then sent without it, as dgem sends the
+    // rendered policy, so that a server's own default (DEFAULT_SAMPLES) applies there.
+    bool left_out = false;
 };
 
 struct Schema {
     std::string instructions;
     std::vector<Question> questions;
-    Samples samples;
+    Samples samples{true, 1, true};
     double auto_threshold = 0.1;
     int auto_max = 4;
     Layout layout = Layout::DocumentFirst;

@@ -8,6 +8,7 @@
 
 #include "core/policy.h"
 #include "core/read_stats.h"
+#include "core/wire/decision_json.h"
 #include "core/schema.h"
 #include "core/template.h"
 
@@ -333,7 +334,7 @@ std::string summary(const Decision& d) {
 }
 
 json decision_result(const Decision& d) {
-    json output = decision_output_json(d);
+    json output = decision_json(d, AnswerForm::Chat);
     json structured = output;
     json hesitation = json::object();
     for (const auto& q : d.questions)

@@ -121,7 +121,6 @@ Result<ServerOptions> ServerOptions::from_environment(const EnvLookup& env,
 struct DecisionServer::Impl {
     std::shared_ptr<Backend> backend;
     ServerOptions options;
-    engine::Engine* engine = nullptr;
     // Before `http`: responses still being sent hold tickets, so the gate must outlive them.
     std::unique_ptr<AdmissionGate> admission;
     httplib::Server http;
@@ -176,12 +175,10 @@ struct DecisionServer::Impl {
     }
 };
 
-DecisionServer::DecisionServer(std::shared_ptr<Backend> backend, ServerOptions options,
-                               engine::Engine* engine)
+DecisionServer::DecisionServer(std::shared_ptr<Backend> backend, ServerOptions options)
     : impl_(std::make_unique<Impl>()) {
     impl_->backend = std::move(backend);
     impl_->options = std::move(options);
-    impl_->engine = engine;
 }
 
 DecisionServer::~DecisionServer() {
@@ -201,7 +198,7 @@ Result<void> DecisionServer::start() {
     s.admission = std::make_unique<AdmissionGate>(AdmissionGate::Limits{
         s.options.max_inflight, s.options.max_queue,
         std::chrono::milliseconds(static_cast<int64_t>(s.options.inflight_wait_s) * 1000)});
-    s.routes = std::make_unique<server::Routes>(s.backend, s.options, s.engine, *s.admission);
+    s.routes = std::make_unique<server::Routes>(s.backend, s.options, *s.admission);
     auto& http = s.http;
     const int threads = std::max(4, s.options.threads);
     http.new_task_queue = [threads] {

@@ -1,6 +1,7 @@
 #pragma once
-// The request handlers of dgem serve: wire shapes in, Backend / Engine calls, wire shapes out.
-// Every failure becomes a JSON error reply ({"error": {"message", "type"}}) with its status.
+// The request handlers of dgem serve: wire shapes in (core/wire/ codecs), Backend calls, wire
+// shapes out. Every failure becomes a JSON error reply ({"error": {"message", "type"}}) with its
+// status.
 
 #include <atomic>
 #include <memory>
@@ -10,12 +11,14 @@
 #include "core/admission.h"
 #include "core/backend.h"
 #include "core/decision_server.h"
+#include "core/wire/chat_decision.h"
+#include "core/wire/openai_chat.h"
 
 namespace core::server {
 
 class Routes {
   public:
-    Routes(std::shared_ptr<Backend> backend, const ServerOptions& options, engine::Engine* engine,
+    Routes(std::shared_ptr<Backend> backend, const ServerOptions& options,
            AdmissionGate& admission);
 
     void health(httplib::Response& res);
@@ -32,15 +35,19 @@ class Routes {
     // canvas), or nullopt when it fits or no limit applies.
     std::optional<std::string> over_model_len(const DecideRequest& request) const;
 
-    void decision_form(const nlohmann::ordered_json& body,
-                       const nlohmann::ordered_json& schema_json, const std::string& state_text,
-                       std::vector<ImageInput> images, httplib::Response& res);
+    // Why a generation does not fit MAX_MODEL_LEN (its prompt with images, max_tokens).
+    std::optional<std::string> generation_over_model_len(const GenerateRequest& request) const;
+
+    void decision_form(const nlohmann::ordered_json& body, wire::ChatDecisionCall call,
+                       httplib::Response& res);
     void generative_form(const nlohmann::ordered_json& body, httplib::Response& res);
+    void stream_generation(wire::GenerationCall call, AdmissionGate::Ticket ticket,
+                           const std::string& model, httplib::Response& res);
     void structured_read(const nlohmann::ordered_json& body, httplib::Response& res);
 
     std::shared_ptr<Backend> backend_;
     const ServerOptions& options_;
-    engine::Engine* engine_;
+    std::optional<ModelFacts> model_;  // the backend's model, where it holds one
     AdmissionGate& admission_;
 };
 

@@ -1,0 +1,303 @@
+// The decide module's executor (see core/decide/plan_executor.h).
+#include "core/decide/plan_executor.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+#include "core/json_input.h"
+#include "core/stages.h"
+
+namespace core {
+
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+void report(const ProgressFn& progress, std::string stage, double fraction) {
+    if (progress) progress(Progress{std::move(stage), fraction, {}});
+}
+
+// The reads of one group: per row, per slot, what the reader returned.
+struct GroupReads {
+    std::vector<std::vector<SlotRead>> rows;  // [row][slot]
+    bool extended = false;
+    std::vector<double> first_entropy;  // per slot, of the first read's label distribution
+    int cached_prompt_tokens = 0;
+};
+
+// One decision's run: the thought, then each stage's plan read and folded into the decision.
+class Execution {
+  public:
+    Execution(const DecideRequest& request, const ExecutorSetup& setup, RowReader& reader,
+              const ProgressFn& progress, const CancelToken& cancel)
+        : request_(request),
+          schema_(request.schema),
+          setup_(setup),
+          reader_(reader),
+          progress_(progress),
+          cancel_(cancel),
+          multi_pass_(is_multi_pass(schema_)) {}
+
+    Result<Decision> run();
+
+  private:
+    Result<std::vector<TokenId>> think();
+    Result<void> read_stages(const std::vector<TokenId>& base);
+    Result<void> read_rows(const CanvasPlan& plan, int group, const std::vector<PlanRow>& rows,
+                           GroupReads& out);
+    Result<std::vector<GroupReads>> read_plan(const CanvasPlan& plan, double from, double span);
+    void collect(const CanvasPlan& plan, const std::vector<GroupReads>& reads, int stage);
+    void skip_unmet(const std::vector<int>& stage_questions, int stage, PlanOptions& options);
+    void record_diagnostics();
+
+    const DecideRequest& request_;
+    const Schema& schema_;
+    const ExecutorSetup& setup_;
+    RowReader& reader_;
+    const ProgressFn& progress_;
+    const CancelToken& cancel_;
+    const bool multi_pass_;
+    const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+
+    Decision d_;
+    double server_ms_ = 0;
+    bool all_timed_ = true;  // every read said what the server spent
+    std::vector<CanvasPlan> plans_;
+    std::vector<std::vector<GroupReads>> reads_;
+    std::map<std::string, std::optional<std::string>> answered_;
+};
+
+Result<void> Execution::read_rows(const CanvasPlan& plan, int group,
+                                  const std::vector<PlanRow>& rows, GroupReads& out) {
+    if (rows.empty()) return {};
+    auto result = reader_.read_rows(plan, group, rows, cancel_);
+    if (!result) return result.error();
+    if (result->rows.size() != rows.size())
+        return engine::engine_error("the reader returned " + std::to_string(result->rows.size()) +
+                                    " rows for " + std::to_string(rows.size()) + " canvases");
+    out.cached_prompt_tokens = std::max(out.cached_prompt_tokens, result->cached_prompt_tokens);
+    Timings& t = d_.timings;
+    t.encode_ms += result->timings.encode_ms;
+    t.decode_ms += result->timings.decode_ms;
+    t.readout_ms += result->timings.readout_ms;
+    t.queue_ms += result->timings.queue_ms;
+    if (result->server_ms)
+        server_ms_ += *result->server_ms;
+    else
+        all_timed_ = false;
+    for (auto& row : result->rows) out.rows.push_back(std::move(row));
+    return {};
+}
+
+// Every group's first reads, and the "auto" policy's extra reads where a group's first read
+// hesitates.
+Result<std::vector<GroupReads>> Execution::read_plan(const CanvasPlan& plan, double from,
+                                                     double span) {
+    std::vector<GroupReads> reads(plan.groups.size());
+    const int ngroups = static_cast<int>(plan.groups.size());
+    for (int g = 0; g < ngroups; ++g) {
+        if (cancel_.cancelled()) return engine::cancelled();
+        report(progress_, "decoding", from + span * g / ngroups);
+        std::vector<PlanRow> first;
+        for (const auto& row : plan.rows)
+            if (row.group == g) first.push_back(row);
+        if (auto ok = read_rows(plan, g, first, reads[g]); !ok) return ok.error();
+        ++d_.passes;
+        if (!plan.samples.automatic || reads[g].rows.empty()) continue;
+        for (const auto& slot : reads[g].rows[0])
+            reads[g].first_entropy.push_back(entropy_nats(softmax(slot.label_logprobs)));
+        if (needs_more_reads(reads[g].first_entropy, plan.auto_threshold, plan.auto_max)) {
+            reads[g].extended = true;
+            if (auto ok = read_rows(plan, g, extension_rows(plan, g), reads[g]); !ok)
+                return ok.error();
+            ++d_.passes;
+        }
+    }
+    return reads;
+}
+
+// Folds a plan's reads into the decision's outcomes (by schema index) and its counts.
+void Execution::collect(const CanvasPlan& plan, const std::vector<GroupReads>& reads, int stage) {
+    for (size_t g = 0; g < plan.groups.size(); ++g) {
+        const ReadGroup& group = plan.groups[g];
+        for (size_t s = 0; s < group.answer_slots.size(); ++s) {
+            std::vector<SlotRead> per_read;
+            for (const auto& row : reads[g].rows) per_read.push_back(row[s]);
+            const int qi = group.answer_slots[s].question_index;
+            QuestionOutcome o = aggregate_reads(schema_.questions[qi], per_read);
+            o.pos = group.answer_slots[s].pos;
+            o.isolated = group.isolated;
+            o.stage = stage;
+            d_.questions[qi] = std::move(o);
+        }
+        d_.samples = std::max(d_.samples, static_cast<int>(reads[g].rows.size()));
+        d_.reads += static_cast<int>(reads[g].rows.size());
+        d_.prompt_tokens = std::max(d_.prompt_tokens, static_cast<int>(group.prompt_ids.size()));
+        d_.cached_prompt_tokens = std::max(d_.cached_prompt_tokens, reads[g].cached_prompt_tokens);
+        d_.canvas_width = std::max(d_.canvas_width, group.width);
+    }
+    d_.read_groups += static_cast<int>(plan.groups.size());
+}
+
+// Thinking first: the thought is written once and every stage reads after it. Returns the
+// prompt every stage starts from (empty for a single-pass decision).
+Result<std::vector<TokenId>> Execution::think() {
+    const engine::Tokenizer& tokenizer = *setup_.tokenizer;
+    if (schema_.think <= 0) {
+        if (!multi_pass_) return std::vector<TokenId>{};
+        return staged_prompt_ids(schema_, request_.state, schema_.layout, tokenizer);
+    }
+    ThoughtRequest t;
+    t.prompt_ids = thought_prompt_ids(schema_, request_.state, schema_.layout, tokenizer);
+    const int canvas = setup_.plan.canvas_length;
+    const int prompt = static_cast<int>(t.prompt_ids.size());
+    if (setup_.max_context > 0 && prompt + schema_.think + canvas > setup_.max_context)
+        return engine::bad_input(
+            "think " + std::to_string(schema_.think) + ": the prompt (" + std::to_string(prompt) +
+            " tokens), the thought and a canvas of " + std::to_string(canvas) +
+            " do not fit the model's context of " + std::to_string(setup_.max_context) +
+            " tokens; accepted: think up to " +
+            std::to_string(std::max(0, setup_.max_context - canvas - prompt)));
+    t.max_tokens = schema_.think;
+    t.seed = request_.seed;
+    t.stop_id = thought_close_id(tokenizer);
+    report(progress_, "thinking", 0);
+    const auto thinking = std::chrono::steady_clock::now();
+    auto written = reader_.write_thought(t, progress_, cancel_);
+    if (!written) return written.error();
+    Thought thought;
+    thought.text = valid_utf8(written->text);
+    thought.tokens = static_cast<int>(written->ids.size());
+    thought.ids = written->ids;
+    thought.closed = written->closed;
+    thought.passes = written->passes;
+    thought.ms = ms_since(thinking);
+    d_.timings.encode_ms += written->encode_ms;
+    d_.timings.decode_ms += written->decode_ms;
+    d_.thought = std::move(thought);
+    std::vector<TokenId> base = std::move(t.prompt_ids);
+    base.insert(base.end(), written->ids.begin(), written->ids.end());
+    base.push_back(t.stop_id);
+    return base;
+}
+
+// A stage's questions whose ask_if is unmet are skipped; the rest go into `options`.
+void Execution::skip_unmet(const std::vector<int>& stage_questions, int stage,
+                           PlanOptions& options) {
+    options.questions.clear();
+    for (int qi : stage_questions) {
+        const Question& q = schema_.questions[qi];
+        if (auto unmet = unmet_condition(q, answered_)) {
+            QuestionOutcome o = skipped_outcome(q);
+            o.stage = stage;
+            o.skip_because = unmet->because;
+            o.skip_was = unmet->was;
+            o.skip_wanted = unmet->wanted;
+            d_.questions[qi] = std::move(o);
+            answered_[q.id] = std::nullopt;
+        } else {
+            options.questions.push_back(qi);
+        }
+    }
+}
+
+// Single pass: one plan of every question. Multi-pass: one plan per stage, each after the
+// answers of the stages before it.
+Result<void> Execution::read_stages(const std::vector<TokenId>& base) {
+    const std::vector<std::vector<int>> stages =
+        multi_pass_ ? question_stages(schema_) : std::vector<std::vector<int>>{{}};
+    PlanOptions options = setup_.plan;
+    options.seed = request_.seed;
+    std::vector<std::string> lines;
+    const bool indexed = schema_.questions.size() > 10;
+    const double read_from = schema_.think > 0 ? 0.3 : 0.0;
+    plans_.reserve(stages.size());
+    for (size_t st = 0; st < stages.size(); ++st) {
+        if (multi_pass_) {
+            skip_unmet(stages[st], static_cast<int>(st), options);
+            if (options.questions.empty()) continue;  // the whole stage was skipped
+            options.prefix = stage_prefix(base, lines, indexed, *setup_.tokenizer);
+        }
+        auto planned = build_plan(schema_, request_.state, *setup_.tokenizer, options);
+        if (!planned) return planned.error();
+        plans_.push_back(std::move(*planned));
+        const CanvasPlan& plan = plans_.back();
+        const double span = (1.0 - read_from) / static_cast<double>(stages.size());
+        auto stage_reads = read_plan(plan, read_from + span * st, span);
+        if (!stage_reads) return stage_reads.error();
+        collect(plan, *stage_reads, static_cast<int>(st));
+        reads_.push_back(std::move(*stage_reads));
+        options.first_group += static_cast<int>(plan.groups.size());
+        if (!multi_pass_) break;
+        std::vector<std::string> ids;
+        for (int qi : options.questions) {
+            const QuestionOutcome& o = d_.questions[qi];
+            answered_[o.id] = o.alternatives[o.winner];
+            lines.push_back(o.id + (indexed ? "" : ": ") + o.labels[o.winner]);
+            ids.push_back(o.id);
+        }
+        d_.stages.push_back(std::move(ids));
+    }
+    return {};
+}
+
+// How the decision chose its reads and ran, over every plan it read.
+void Execution::record_diagnostics() {
+    DecisionDiagnostics& x = d_.diagnostics;
+    if (!plans_.empty()) {
+        const CanvasPlan& first = plans_.front();
+        SamplesPolicy policy;
+        policy.automatic = first.samples.automatic;
+        policy.count = first.samples.count;
+        if (policy.automatic) {
+            policy.max = first.auto_max;
+            policy.threshold = first.auto_threshold;
+            for (size_t p = 0; p < plans_.size(); ++p)
+                for (size_t g = 0; g < plans_[p].groups.size(); ++g) {
+                    const GroupReads& reads = reads_[p][g];
+                    policy.extended.push_back(reads.extended);
+                    const auto& slots = plans_[p].groups[g].answer_slots;
+                    for (size_t s = 0; s < slots.size() && s < reads.first_entropy.size(); ++s)
+                        policy.first_read_entropy[slots[s].question] = reads.first_entropy[s];
+                }
+        }
+        x.samples_policy = std::move(policy);
+    }
+    if (multi_pass_)
+        x.conditioning = d_.stages.size() > 1 ? Conditioning::Prefill : Conditioning::SinglePass;
+    x.seed = request_.seed;
+    x.seed_token = schema_.seed_token;
+    x.engine = setup_.engine;
+    x.entropy_basis = "labels";  // entropies are of the label distributions
+}
+
+Result<Decision> Execution::run() {
+    report(progress_, "planning", 0);
+    d_.questions.resize(schema_.questions.size());
+    d_.layout = schema_.layout;
+    auto base = think();
+    if (!base) return base.error();
+    if (auto ok = read_stages(*base); !ok) return ok.error();
+    d_.cached_prompt_tokens = std::min(d_.cached_prompt_tokens, d_.prompt_tokens);
+    d_.timings.total_ms = ms_since(started_);
+    if (all_timed_ && d_.reads > 0)
+        d_.timings.network_ms = std::max(0.0, d_.timings.total_ms - server_ms_);
+    record_diagnostics();
+    report(progress_, "done", 1);
+    return std::move(d_);
+}
+
+}  // namespace
+
+Result<Decision> execute_decision(const DecideRequest& request, const ExecutorSetup& setup,
+                                  RowReader& reader, const ProgressFn& progress,
+                                  const CancelToken& cancel) {
+    if (!setup.tokenizer) return engine::engine_error("execute_decision: no tokenizer");
+    return Execution(request, setup, reader, progress, cancel).run();
+}
+
+}  // namespace core
