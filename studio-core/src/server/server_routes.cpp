@@ -568,7 +568,7 @@ void Routes::structured_read(const ojson& body, httplib::Response& res) {
                            "prompt of " + std::to_string(read.prompt_ids.size()) +
                                " tokens plus a canvas of " + std::to_string(width) +
                                " exceeds MAX_MODEL_LEN=" + std::to_string(options_.max_model_len));
-    for (int pos = 0; pos < width; ++pos) row.slots.push_back({pos, labels});
+    for (int pos = 0; pos < width; ++pos) row.slot_specs.push_back({pos, labels});
     read.rows.push_back(std::move(row));
 
     auto admission = admit(res);
