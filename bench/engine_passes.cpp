@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "backend/compute_backend.h"
+#include "base/time.h"
 #include "first_pass.h"
 #include "model/weights.h"
 
@@ -90,9 +91,7 @@ double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-double ms_since(Clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+using base::ms_since;
 
 }  // namespace
 

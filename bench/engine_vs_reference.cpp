@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "backend/compute_backend.h"
+#include "base/time.h"
 #include "cpu/gemm_nt.h"  // the generation pass drives the CPU backend directly
 #include "engine/engine.h"
 #include "first_pass.h"
@@ -59,9 +60,7 @@ struct Options {
     bool engine_only = false;
 };
 
-double ms_since(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
+using base::ms_since;
 
 [[noreturn]] void die(const std::string& message) {
     std::fprintf(stderr, "bench-engine_vs_reference: %s\n", message.c_str());
@@ -293,7 +292,7 @@ nlohmann::json request_json(const engine::SlotReadRequest& r) {
     for (const auto& row : r.rows) {
         j["canvases"].push_back(row.ids);
         nlohmann::json row_slots = nlohmann::json::array();
-        for (const auto& s : row.slots)
+        for (const auto& s : row.slot_specs)
             row_slots.push_back({{"pos", s.pos}, {"label_ids", s.label_ids}});
         j["slots"].push_back(row_slots);
     }

@@ -27,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/time.h"
 #include "core/decision_server.h"
 #include "core/http_client.h"
 #include "core/local_backend.h"
@@ -50,9 +51,7 @@ double percentile(std::vector<double> v, double p) {
                       static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5))];
 }
 
-double ms_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
+using base::ms_since;
 
 struct Row {
     double per_s = 0, p50 = 0, p95 = 0;

@@ -15,14 +15,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/time.h"
 #include "engine/tokenizer.h"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
+using base::seconds_since;
 
 std::string shell_quote(const std::string& s) {
     std::string q = "'";

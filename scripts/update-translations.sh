@@ -26,7 +26,8 @@ fi
 # (progress stage names). Include paths let lupdate resolve "ui/..." headers, so contexts carry
 # their namespace (ui::MainWindow), as tr() names them at run time.
 sources=(ui app/studio studio-core/src studio-core/include)
-options=(-I . -I studio-core/include -I local-engine/include -extensions cpp,h
+options=(-I . -I studio-core/include -I local-engine/include -I local-engine/base/include
+         -extensions cpp,h
          -locations none -no-obsolete -no-ui-lines -source-language en)
 
 if [ "${1:-}" = "--extract" ]; then

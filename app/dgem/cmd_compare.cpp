@@ -105,7 +105,7 @@ int run_compare(const cli::Args& args) {
     else
         print_table(c, std::cout);
     // The generative side failing is part of the result; the slot side failing is the error.
-    if (!c.slot) return cli::fail(engine::Error{engine::ErrorKind::Remote, c.slot_error, 0});
+    if (!c.slot) return cli::fail(engine::remote_error(c.slot_error));
     return cli::kExitOk;
 }
 

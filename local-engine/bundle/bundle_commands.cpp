@@ -129,7 +129,7 @@ int parity(int argc, char** argv) {
             engine::SlotSpec spec;
             spec.pos = pos;
             for (int k = 0; k < 3; ++k) spec.label_ids.push_back(any(rng));
-            row.slots.push_back(spec);
+            row.slot_specs.push_back(spec);
         }
         req.rows.push_back(row);
     }

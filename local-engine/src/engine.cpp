@@ -168,7 +168,7 @@ Result<void> warm_up(Engine& engine, const CancelToken& cancel) {
     request.prompt_ids = {tokens::kBos};
     CanvasRow row;
     row.ids.assign(4, tokens::kPad);
-    row.slots.push_back({1, {tokens::kEos}});
+    row.slot_specs.push_back({1, {tokens::kEos}});
     request.rows.push_back(std::move(row));
     auto read = engine.read_slots(request, cancel);
     if (!read) return read.error();

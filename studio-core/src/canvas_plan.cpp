@@ -465,7 +465,7 @@ engine::SlotReadRequest to_request(const CanvasPlan& plan, int group,
         if (r.group != group) continue;
         engine::CanvasRow row;
         row.ids = r.canvas_ids;
-        for (const auto& s : g.answer_slots) row.slots.push_back({s.pos, s.label_ids});
+        for (const auto& s : g.answer_slots) row.slot_specs.push_back({s.pos, s.label_ids});
         req.rows.push_back(std::move(row));
     }
     return req;

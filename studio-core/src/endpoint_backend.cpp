@@ -1,8 +1,4 @@
 // From an endpoint profile to a Backend (see core/endpoint_profiles.h).
-// engine/engine.h comes first: its CanvasRow::slots member must be seen before any Qt header
-// defines the `slots` keyword macro.
-#include "engine/engine.h"
-
 #include <filesystem>
 
 #include "core/auth.h"
@@ -10,6 +6,7 @@
 #include "core/keychain.h"
 #include "core/local_backend.h"
 #include "core/remote_backends.h"
+#include "engine/engine.h"
 
 namespace core {
 

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/text.h"
+
 namespace core {
 namespace {
 
@@ -10,16 +12,8 @@ using engine::bad_input;
 
 // "line L, column C" of a byte offset, 1-based, for error messages.
 std::string where(std::string_view text, size_t offset) {
-    int line = 1, column = 1;
-    for (size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return "line " + std::to_string(line) + ", column " + std::to_string(column);
+    const base::TextPosition at = base::text_position_of(text, offset, base::ColumnUnit::Bytes);
+    return "line " + std::to_string(at.line) + ", column " + std::to_string(at.column);
 }
 
 // Skips a {{ ... }} action starting at `i` (which points at "{{"); returns the offset after

@@ -6,9 +6,6 @@
 
 #include <QFile>
 #include <QtTest>
-// engine/engine.h has a CanvasRow::slots member: Qt's `slots` keyword macro would eat it, so
-// this test names its slots Q_SLOTS and drops the macro.
-#undef slots
 
 #include <fstream>
 
@@ -176,8 +173,8 @@ class TestCanvasPlan : public QObject {
         QCOMPARE(reqs.size(), size_t(1));
         QCOMPARE(reqs[0].prompt_ids, kDocumentFirstPrompt);
         QCOMPARE(reqs[0].rows.size(), size_t(1));
-        QCOMPARE(reqs[0].rows[0].slots[1].pos, 10);
-        QCOMPARE(reqs[0].rows[0].slots[1].label_ids, (Ids{562, 603, 565}));
+        QCOMPARE(reqs[0].rows[0].slot_specs[1].pos, 10);
+        QCOMPARE(reqs[0].rows[0].slot_specs[1].label_ids, (Ids{562, 603, 565}));
     }
 
     void fixedSamplesDrawPerSeed() {

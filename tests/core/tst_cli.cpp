@@ -2,7 +2,6 @@
 // version, decide's table and -f json, --schema/--state, --temperature, --layout, and the global
 // --http-retries, --config, --vertex-url, --iap-client-id and gcp_auth from a config file (a fake
 // gcloud on PATH, a loopback server that records what it is sent).
-// The engine headers first: they name a member "slots", which Qt defines as a keyword macro.
 #include "core/decision_server.h"
 #include "core/local_backend.h"
 

@@ -242,8 +242,8 @@ class TestCompare : public QObject {
                     "not JSON at offset 0") == 0);
 
         // A /v1/systemone-only server answers 404 on the chat route: named, slot side kept.
-        engine::Error missing =
-            engine::remote_error("POST http://h/v1/chat/completions: HTTP 404 Not Found", 404);
+        engine::Error missing = engine::remote_error(
+            "POST http://h/v1/chat/completions: HTTP 404 Not Found", engine::Cause::Unsupported);
         c = cmp::build_comparison(s, decision_with({1, 1, 1}), 20.0, missing, 3.0);
         QVERIFY(c.slot.has_value());
         QCOMPARE(c.questions[0].slot_winner, 1);

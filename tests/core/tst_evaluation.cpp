@@ -64,7 +64,7 @@ class FakeBackend final : public core::Backend {
             int& seen = attempts[key];
             seen++;
             if (transient_failures.count(key) && seen <= transient_failures[key])
-                return engine::remote_error("503 overloaded", 503);
+                return engine::remote_error("503 overloaded", engine::Cause::Overloaded);
         }
         if (final_failures.count(key)) return engine::bad_input("the server refused the schema");
         if (hang.count(key)) {

@@ -16,13 +16,12 @@
 #include <string>
 #include <thread>
 
+#include "base/time.h"
 #include "core/http_client.h"
 
 namespace {
 
-double ms_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
+using base::ms_since;
 
 }  // namespace
 

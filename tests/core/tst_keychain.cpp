@@ -1,7 +1,6 @@
 // Tokens in the system keychain: a round trip through QtKeychain (gnome-keyring in a private
 // D-Bus session, as scripts/test.sh runs ctest), and dgem picking the stored token up.
 // Without a reachable Secret Service this fails under CI (CI=true) and skips when run by hand.
-// The engine headers first: they name a member "slots", which Qt defines as a keyword macro.
 #include "core/decision_server.h"
 #include "core/keychain.h"
 #include "core/local_backend.h"

@@ -4,9 +4,6 @@
 // body reads back through decision_from_json. Health answers too.
 
 #include <QtTest>
-// engine/engine.h has a CanvasRow::slots member: Qt's `slots` keyword macro would eat it, so
-// this test names its slots Q_SLOTS and drops the macro.
-#undef slots
 
 #include <cmath>
 #include <filesystem>

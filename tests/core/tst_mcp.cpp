@@ -6,7 +6,6 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
-#undef slots
 
 #include <filesystem>
 #include <fstream>

@@ -1,7 +1,6 @@
 // Remote decisions end to end over loopback: the real `dgem serve` server (in process, and the
 // real binary) on the tiny model, the remote backends and the real `dgem` binary as clients.
 // Every route, every auth mode, every error class, --gcp-auth with a fake gcloud, a load test.
-// The engine headers first: they name a member "slots", which Qt defines as a keyword macro.
 #include "core/auth.h"
 #include "core/decision_server.h"
 #include "core/http_client.h"

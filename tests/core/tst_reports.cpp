@@ -9,9 +9,6 @@
 
 #include <sys/resource.h>
 
-// Before Qt: the engine's structs have members named `slots`.
-#include "engine/engine.h"
-
 #include <QBuffer>
 #include <QDir>
 #include <QFile>
@@ -34,6 +31,7 @@
 #include "core/local_backend.h"
 #include "core/policy.h"
 #include "core/report.h"
+#include "engine/engine.h"
 #include "serve_process.h"
 
 namespace rep = core::report;

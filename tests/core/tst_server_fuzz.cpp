@@ -2,7 +2,6 @@
 // mutations of valid bodies for every route, and one explicit test per case that once reached a
 // 500 or a hang (invalid UTF-8 in a value and in a key, `model` of each wrong type, malformed
 // chat messages, unbounded generations, exception text in replies).
-// The engine headers first: they name a member "slots", which Qt defines as a keyword macro.
 #include "core/decision_server.h"
 #include "core/json_input.h"
 #include "core/local_backend.h"

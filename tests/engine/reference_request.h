@@ -18,7 +18,7 @@ inline QJsonObject request_json(const engine::SlotReadRequest& request) {
         QJsonArray ids, row_slots;
         for (engine::TokenId t : row.ids) ids.append(t);
         canvases.append(ids);
-        for (const auto& s : row.slots) {
+        for (const auto& s : row.slot_specs) {
             QJsonArray labels;
             for (engine::TokenId t : s.label_ids) labels.append(t);
             row_slots.append(QJsonObject{{"pos", s.pos}, {"label_ids", labels}});

@@ -3,7 +3,6 @@
 // sequence, decoding never writes the cache, and the constrained readout agrees with the full
 // logits.
 
-#define QT_NO_KEYWORDS
 #include <QTemporaryDir>
 #include <QtTest>
 

@@ -5,8 +5,6 @@
 // FIFO order. Batches are formed deterministically: a generation step holds the engine (from
 // its progress report) until the reads are queued, asserted through scheduler_stats() counts.
 
-// engine::CanvasRow has a member named `slots`: keep Qt's keywords out of the way.
-#define QT_NO_KEYWORDS
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -26,7 +24,7 @@ using engine::TokenId;
 namespace {
 
 void set_slots(engine::CanvasRow& row, std::vector<engine::SlotSpec> specs) {
-    row.slots = std::move(specs);
+    row.slot_specs = std::move(specs);
 }
 
 // A read of `prompt_len` prompt tokens and `rows` canvases of `width` (salted so that requests

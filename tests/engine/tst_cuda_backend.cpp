@@ -7,7 +7,6 @@
 // blocks. Without a CUDA device the whole test is skipped (exit code 77, which ctest reports as
 // skipped).
 
-// Engine headers first: engine.h names a member `slots`, which Qt's keyword macro would eat.
 #include "engine/engine.h"
 
 #ifdef DS_HAVE_CUDA
@@ -20,9 +19,8 @@
 using engine::TokenId;
 namespace backend = engine::backend;
 
-// Before the Qt headers: `slots` is a Qt keyword macro once they are in.
 static void add_slot(engine::CanvasRow& row, engine::SlotSpec spec) {
-    row.slots.push_back(std::move(spec));
+    row.slot_specs.push_back(std::move(spec));
 }
 #endif  // DS_HAVE_CUDA
 

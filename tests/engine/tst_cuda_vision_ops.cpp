@@ -5,8 +5,6 @@
 
 #include <QtTest>
 
-#undef slots  // engine::CanvasRow::slots
-
 #include <cmath>
 #include <cstdio>
 #include <random>

@@ -2,8 +2,6 @@
 // batching and determinism, the encoder's causal and sliding-window rules, self-conditioning,
 // generation (and its canvas sizing) and cancellation.
 
-// engine::CanvasRow has a member named `slots`: keep Qt's keywords out of the way.
-#define QT_NO_KEYWORDS
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -22,7 +20,7 @@ namespace {
 
 // (Outside the test class: moc reads the class body and stumbles over the member name.)
 void set_slots(engine::CanvasRow& row, std::vector<engine::SlotSpec> specs) {
-    row.slots = std::move(specs);
+    row.slot_specs = std::move(specs);
 }
 
 }  // namespace

@@ -2,8 +2,6 @@
 // every kind of bad input producing one line that names the file (and tensor) and what was
 // expected.
 
-// engine::CanvasRow has a member named `slots`: keep Qt's keywords out of the way.
-#define QT_NO_KEYWORDS
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>

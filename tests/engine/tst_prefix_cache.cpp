@@ -5,8 +5,6 @@
 // cached prompt answer with the bits of an engine without the cache, alone and batched; the
 // budget bounds what is kept (least recently used out first); prompts with images bypass it.
 
-// engine::CanvasRow has a member named `slots`: keep Qt's keywords out of the way.
-#define QT_NO_KEYWORDS
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -42,7 +40,7 @@ engine::SlotReadRequest read_of(std::vector<TokenId> prompt, int rows, int width
             s = s * 1664525u + 1013904223u;
             row.ids.push_back(static_cast<TokenId>(s % 262144));
         }
-        row.slots = {{1, {4521, 3553, 107}}, {width - 2, {236881, 2}}};
+        row.slot_specs = {{1, {4521, 3553, 107}}, {width - 2, {236881, 2}}};
         r.rows.push_back(std::move(row));
     }
     return r;

@@ -3,8 +3,6 @@
 // CPU engine against the same quantised values written dequantised as F32, malformed quantised
 // folders, and the memory plan per format (including a refusal of the real 26B-A4B config).
 
-// engine::CanvasRow has a member named `slots`: keep Qt's keywords out of the way.
-#define QT_NO_KEYWORDS
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -30,7 +28,7 @@ namespace m = engine::model;
 namespace {
 
 void set_slots(engine::CanvasRow& row, std::vector<engine::SlotSpec> specs) {
-    row.slots = std::move(specs);
+    row.slot_specs = std::move(specs);
 }
 
 QByteArray read_all(const fs::path& p) {

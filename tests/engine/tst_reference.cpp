@@ -16,9 +16,6 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-// Qt's `slots` keyword macro would rewrite engine::CanvasRow::slots; this file uses Q_SLOTS.
-#undef slots
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>

@@ -3,7 +3,6 @@
 // descheduled until the next had begun) claiming an index of the new call against the old
 // call's bound, so that one task ran twice: the layer code's in-place `+=` then added a residual
 // twice, and under a loaded server 6 of 1,920 answers differed from the same request made alone.
-#define QT_NO_KEYWORDS
 #include <QtTest>
 
 #include <atomic>

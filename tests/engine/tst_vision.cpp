@@ -14,8 +14,6 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#undef slots  // engine::CanvasRow::slots
-
 #include <cmath>
 #include <filesystem>
 
@@ -62,7 +60,7 @@ engine::SlotReadRequest slot_request(std::vector<TokenId> prompt) {
     r.prompt_ids = std::move(prompt);
     engine::CanvasRow row;
     row.ids = {9548, 236787, 4400, 107, 106, 0, 0, 0};
-    row.slots.push_back({2, {4400, 1904, 3487, 11203}});
+    row.slot_specs.push_back({2, {4400, 1904, 3487, 11203}});
     r.rows.push_back(row);
     row.ids[2] = 77777;  // a noise draw at the slot
     r.rows.push_back(row);

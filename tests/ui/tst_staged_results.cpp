@@ -11,13 +11,11 @@
 
 #include "core/local_backend.h"
 #include "core/read_stats.h"
+#include "engine/engine.h"
 #include "ui/canvas/canvas_model.h"
 #include "ui/results/result_card.h"
 #include "ui/results/results_model.h"
 #include "ui/results/results_view.h"
-// engine/engine.h has a CanvasRow::slots member that Qt's `slots` macro would eat.
-#undef slots
-#include "engine/engine.h"
 
 class TestStagedResults : public QObject {
     Q_OBJECT

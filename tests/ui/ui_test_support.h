@@ -44,7 +44,7 @@ class NoChatRoute : public core::Backend {
     explicit NoChatRoute(std::shared_ptr<core::Backend> inner) : inner_(std::move(inner)) {}
     static engine::Error error() {
         return engine::remote_error("POST http://127.0.0.1:1/v1/chat/completions: 404 Not Found",
-                                    404);
+                                    engine::Cause::Unsupported);
     }
     std::string describe() const override { return "systemone-only test server"; }
     engine::Result<core::Decision> decide(const core::DecideRequest& r, const core::ProgressFn& p,

@@ -121,7 +121,7 @@ struct SlotSpec {
 // One canvas row of the batched decoder pass (a noise draw, or an isolated read).
 struct CanvasRow {
     std::vector<TokenId> ids;  // exactly the canvas width; all rows of a request share the width
-    std::vector<SlotSpec> slots;
+    std::vector<SlotSpec> slot_specs;
 };
 
 struct SlotReadRequest {

@@ -2,6 +2,7 @@
 // of a real model folder (see engine/gpu_bench.h).
 
 #include "engine/gpu_bench.h"
+#include "base/time.h"
 
 #include <algorithm>
 #include <chrono>
@@ -18,9 +19,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+using base::ms_since;
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());

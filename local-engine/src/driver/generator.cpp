@@ -30,15 +30,14 @@
 #include <deque>
 #include <numeric>
 
+#include "base/time.h"
 #include "driver/drivers.h"
 #include "driver/rng.h"
 
 namespace engine::driver {
 namespace {
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
+using base::ms_since;
 
 struct PositionStats {
     TokenId sample = 0, argmax = 0;

@@ -6,18 +6,13 @@
 #include <cmath>
 #include <cstdint>
 
+#include "base/time.h"
 #include "driver/drivers.h"
 
 namespace engine::driver {
 namespace {
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
-
-namespace {
+using base::ms_since;
 
 // A checked request: its unique canvas rows as one decoder batch and the readout queries.
 struct PreparedRead {
@@ -70,8 +65,8 @@ Result<PreparedRead> prepare(const backend::ComputeBackend& backend, int max_con
             decoded_row[r] = unique_rows++;
             ids.insert(ids.end(), row.ids.begin(), row.ids.end());
         }
-        for (size_t s = 0; s < row.slots.size(); ++s) {
-            const SlotSpec& slot = row.slots[s];
+        for (size_t s = 0; s < row.slot_specs.size(); ++s) {
+            const SlotSpec& slot = row.slot_specs[s];
             if (slot.pos < 0 || static_cast<size_t>(slot.pos) >= width)
                 return bad_input(where + ", slot " + std::to_string(s) + ": position " +
                                  std::to_string(slot.pos) + " is outside the canvas [0, " +
@@ -135,7 +130,7 @@ void fill_rows(const SlotReadRequest& request, std::span<const backend::Position
     size_t q = 0;
     result.rows.resize(request.rows.size());
     for (size_t r = 0; r < request.rows.size(); ++r) {
-        for (const SlotSpec& slot : request.rows[r].slots) {
+        for (const SlotSpec& slot : request.rows[r].slot_specs) {
             const backend::PositionReadout& ro = readouts[q++];
             SlotReadout out;
             out.argmax_id = ro.argmax;

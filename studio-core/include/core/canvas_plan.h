@@ -30,13 +30,8 @@
 #include "core/backend.h"
 #include "core/schema.h"
 #include "core/stages.h"
+#include "engine/engine.h"
 #include "engine/tokenizer.h"
-
-// engine/engine.h is not included here: its CanvasRow::slots member collides with Qt's `slots`
-// macro in translation units that include Qt headers first. Include it where to_request is used.
-namespace engine {
-struct SlotReadRequest;
-}
 
 namespace core {
 

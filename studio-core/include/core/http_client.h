@@ -75,7 +75,12 @@ class HttpTransport {
 // "POST http://host/v1/chat/completions: HTTP 401: missing or wrong bearer token": one line, the
 // server's own message when its body is JSON ({"error":{"message"}}, {"error":"..."},
 // {"detail":...}), else the start of the body. Never contains a request header.
+// Its cause is http_status_cause(response.status).
 engine::Error http_status_error(const HttpResponse& response);
+// What an HTTP error status means for the caller: 408 Timeout; 404 and 405 Unsupported (no such
+// route); 429 and 503 Overloaded; other 5xx ServerError; 401 and 403 Unauthorized; any other
+// status Refused (no status at all: None).
+engine::Cause http_status_cause(int status);
 std::string server_message(const std::string& body);
 
 // "decide;dur=12.5, db;dur=3" -> 12.5 (the first metric with a dur).

@@ -9,8 +9,7 @@
 
 #include "core/backend.h"
 
-// Declared, not included: engine/engine.h's CanvasRow::slots member collides with Qt's `slots`
-// macro, and this header is included by Qt code.
+// Declared, not included: users of a LocalBackend need not see the engine's API.
 namespace engine {
 class Engine;
 struct EngineOptions;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "base/time.h"
 #include "core/compare.h"
 #include "core/eval_score.h"
 
@@ -13,9 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
+using base::ms_since;
 
 json answer_json(const QuestionComparison& q, int index) {
     if (index < 0 || index >= static_cast<int>(q.labels.size())) return nullptr;
@@ -58,8 +57,7 @@ double Comparison::latency_ratio() const {
 }
 
 std::string generative_error_message(const engine::Error& error) {
-    if (error.kind == engine::ErrorKind::Remote &&
-        (error.http_status == 404 || error.http_status == 405))
+    if (error.kind == engine::ErrorKind::Remote && error.cause == engine::Cause::Unsupported)
         return "this endpoint has no generative route: generative JSON needs an "
                "OpenAI-compatible POST /v1/chat/completions, and " +
                error.message;

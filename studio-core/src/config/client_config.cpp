@@ -9,6 +9,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "base/text.h"
 #include "core/config.h"
 
 namespace core {
@@ -22,10 +23,7 @@ std::string trim(std::string s) {
     return s;
 }
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
-}
+using base::lower;
 
 // One config file's values with the line each came from.
 struct FileValues {

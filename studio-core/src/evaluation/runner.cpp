@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "base/time.h"
 #include "core/compare.h"
 #include "core/eval_runner.h"
 #include "core/json_input.h"
@@ -27,9 +28,7 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
+using base::seconds_since;
 
 std::string utc_now() {
     std::time_t t = std::time(nullptr);
@@ -56,8 +55,9 @@ std::string error_kind_name(const Error& e) {
 
 void set_error(const Error& e, std::string& error, std::string& kind) {
     error = e.message;
-    kind = e.http_status == 408 && e.message.rfind("timed out", 0) == 0 ? "timeout"
-                                                                        : error_kind_name(e);
+    kind = e.cause == engine::Cause::Timeout && e.message.rfind("timed out", 0) == 0
+               ? "timeout"
+               : error_kind_name(e);
 }
 
 // The slot side of an item: the mean probabilities of each question with an expected answer.
@@ -294,8 +294,9 @@ uint64_t item_seed(uint64_t run_seed, const std::string& item_id) {
 
 bool transient(const Error& error) {
     if (error.kind != engine::ErrorKind::Remote) return false;
-    const int s = error.http_status;
-    return s == 0 || s == 408 || s == 429 || s >= 500;
+    const engine::Cause c = error.cause;
+    return c == engine::Cause::None || c == engine::Cause::Timeout ||
+           c == engine::Cause::Overloaded || c == engine::Cause::ServerError;
 }
 
 // ---- files -------------------------------------------------------------------------------
@@ -523,10 +524,9 @@ Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progr
                 inflight.erase(&a);
             }
             if (a.timed_out.load()) {
-                Error e = engine::remote_error("timed out after " +
-                                               std::to_string(settings_.item_timeout_s) + " s");
-                e.http_status = 408;
-                last.emplace(std::move(e));
+                last.emplace(engine::remote_error(
+                    "timed out after " + std::to_string(settings_.item_timeout_s) + " s",
+                    engine::Cause::Timeout));
                 continue;
             }
             if (cancel.cancelled() || halt.load()) return std::optional<R>();

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/text.h"
 #include "core/eval_suite.h"
 #include "core/images.h"
 #include "core/json_input.h"
@@ -20,11 +21,7 @@ namespace {
 using json = nlohmann::ordered_json;
 using nlohmann::ordered_json;
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
+using base::lower;
 
 std::string kind_of(const json& j) {
     switch (j.type()) {

@@ -10,14 +10,13 @@
 #include <QStringList>
 #include <nlohmann/json.hpp>
 
+#include "base/text.h"
+
 namespace core {
 
 namespace {
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
-}
+using base::lower;
 
 bool ends_with(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() &&

@@ -20,14 +20,12 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "base/text.h"
+#include "base/time.h"
+
 namespace core {
 
 namespace {
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
-}
 
 std::string one_line(std::string s, size_t max_len = 300) {
     for (char& c : s)
@@ -182,7 +180,7 @@ Attempt run_once(const std::string& method, const std::string& url, const std::s
     if (!body.empty() || method == "POST") req.set_header("Content-Type", "application/json");
     if (!bearer.empty())
         req.set_header("Authorization",
-                       lower(bearer).rfind("bearer ", 0) == 0 ? bearer : "Bearer " + bearer);
+                       base::lower(bearer).rfind("bearer ", 0) == 0 ? bearer : "Bearer " + bearer);
     if (!server_key.empty()) req.set_header("X-DGem-Key", server_key);
     req.body = body;
 
@@ -208,9 +206,7 @@ Attempt run_once(const std::string& method, const std::string& url, const std::s
     httplib::Error error = httplib::Error::Success;
     const bool sent = client.send(req, res, error);
     RequestWatch::instance().remove(&watch);
-    a.response.wall_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
-            .count();
+    a.response.wall_ms = base::ms_since(started);
     a.response.method = method;
     a.response.url = url;
     a.cancelled = watch.cancelled || cancel.cancelled();
@@ -225,7 +221,7 @@ Attempt run_once(const std::string& method, const std::string& url, const std::s
     }
     a.response.status = res.status;
     a.response.body = std::move(received);
-    for (const auto& [name, value] : res.headers) a.response.headers[lower(name)] = value;
+    for (const auto& [name, value] : res.headers) a.response.headers[base::lower(name)] = value;
     a.response.server_ms = parse_server_timing(a.response.header("server-timing"));
     return a;
 }
@@ -280,7 +276,8 @@ engine::Result<HttpResponse> HttpTransport::send(const std::string& method, cons
             char secs[32];
             std::snprintf(secs, sizeof secs, "%g", options_.timeout_s);
             return engine::remote_error(method + " " + url + ": no reply within " + secs +
-                                        " s (raise --timeout or DGEM_TIMEOUT)");
+                                            " s (raise --timeout or DGEM_TIMEOUT)",
+                                        engine::Cause::Timeout);
         }
         if (a.transport_failed)
             return engine::remote_error(method + " " + url + ": " + one_line(a.error));
@@ -331,7 +328,17 @@ engine::Error http_status_error(const HttpResponse& r) {
     std::string msg = r.method + " " + r.url + ": HTTP " + std::to_string(r.status) + ": " +
                       server_message(r.body);
     if (r.retries > 0) msg += " (after " + std::to_string(r.retries) + " retries)";
-    return engine::remote_error(msg, r.status);
+    return engine::remote_error(msg, http_status_cause(r.status));
+}
+
+engine::Cause http_status_cause(int status) {
+    if (status <= 0) return engine::Cause::None;  // no status: nothing answered
+    if (status == 408) return engine::Cause::Timeout;
+    if (status == 404 || status == 405) return engine::Cause::Unsupported;
+    if (status == 429 || status == 503) return engine::Cause::Overloaded;
+    if (status >= 500) return engine::Cause::ServerError;
+    if (status == 401 || status == 403) return engine::Cause::Unauthorized;
+    return engine::Cause::Refused;
 }
 
 std::optional<double> parse_server_timing(const std::string& header) {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "base/text.h"
 #include "core/eval_runner.h"
 #include "report_internal.h"
 
@@ -18,10 +19,7 @@ namespace core::report {
 
 namespace {
 
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
+using base::lower;
 
 }  // namespace
 

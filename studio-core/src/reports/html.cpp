@@ -4,6 +4,7 @@
 
 #include <QString>
 
+#include "base/text.h"
 #include "core/images.h"
 #include "core/json_input.h"
 #include "report_internal.h"
@@ -13,35 +14,8 @@ namespace core::report {
 namespace {
 
 std::string esc(const std::string& raw) {
-    const std::string s = valid_utf8(raw);  // model and server text may hold invalid UTF-8
-    std::string out;
-    out.reserve(s.size());
-    for (char c : s) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            case '\'':
-                out += "&#39;";
-                break;
-            default:
-                // Control characters other than tab and line breaks are not allowed in XML.
-                if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r')
-                    out += "\xEF\xBF\xBD";
-                else
-                    out += c;
-        }
-    }
-    return out;
+    // Model and server text may hold invalid UTF-8.
+    return base::html_escape(valid_utf8(raw), base::HtmlEscaping::Xml);
 }
 
 // data-ptr and data-value of a number in the data, or "" when the pointer names no number.

@@ -8,6 +8,7 @@
 #include <QSvgGenerator>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "report_internal.h"
 
@@ -105,127 +106,160 @@ void draw_title(QPainter& p, QRectF& area, const ReportChart& c, const Style& s)
     area.setTop(r.bottom() + 2);
 }
 
-void paint_category(QPainter& p, QRectF area, const ReportChart& c, const Style& s) {
-    draw_title(p, area, c, s);
-    p.setFont(font_of(7.5));
-    QFontMetricsF fm(p.font(), p.device());
-    const size_t n = c.categories.size();
-    const size_t sets = std::max<size_t>(1, c.sets.size());
-    const double span = c.max - c.min > 0 ? c.max - c.min : 1;
-    auto value_of = [&](size_t set, size_t k) {
+// What drawing a category chart's bars needs, in either orientation: the painter, the chart, the
+// style, the font's metrics, and each bar's value, error and colour.
+struct CategoryBars {
+    QPainter& p;
+    const ReportChart& c;
+    const Style& s;
+    QFontMetricsF fm;
+    size_t n = 0;     // categories
+    size_t sets = 1;  // bars per category
+    double span = 1;  // c.max - c.min, or 1 when that is empty
+
+    double value_of(size_t set, size_t k) const {
         return set < c.sets.size() && k < c.sets[set].values.size() ? c.sets[set].values[k] : 0.0;
-    };
-    auto error_of = [&](size_t set, size_t k) {
+    }
+    double error_of(size_t set, size_t k) const {
         return set < c.sets.size() && k < c.sets[set].errors.size() ? c.sets[set].errors[k] : 0.0;
-    };
-    auto highlighted = [&](size_t k) {
+    }
+    bool highlighted(size_t k) const {
         return std::find(c.highlighted.begin(), c.highlighted.end(), static_cast<int>(k)) !=
                c.highlighted.end();
-    };
-    auto bar_color = [&](size_t set, size_t k) {
+    }
+    QColor bar_color(size_t set, size_t k) const {
         if (c.color_per_category) return series_color(k);
         return highlighted(k) ? s.highlight : series_color(set);
-    };
+    }
     // A bar: filled, and outlined when it is highlighted among per-category colours.
-    auto fill_bar = [&](const QRectF& bar, size_t set, size_t k) {
+    void fill_bar(const QRectF& bar, size_t set, size_t k) const {
         p.fillRect(bar, bar_color(set, k));
         if (c.color_per_category && highlighted(k)) {
             p.setPen(QPen(s.fg, 1.4));
             p.setBrush(Qt::NoBrush);
             p.drawRect(bar);
         }
-    };
-    auto category_font = [&](size_t k) {
+    }
+    QFont category_font(size_t k) const {
         QFont f = p.font();
         f.setBold(highlighted(k));
         return f;
-    };
-    if (n == 0) return;
-
-    if (c.horizontal) {
-        double label_w = 0;
-        for (const auto& cat : c.categories)
-            label_w = std::max(label_w, fm.horizontalAdvance(q(cat)));
-        label_w = std::min(label_w + 6, area.width() * 0.4);
-        const double value_w = fm.horizontalAdvance(QStringLiteral("100.0% ±00.0")) + 6;
-        const QRectF plot(area.left() + label_w, area.top(), area.width() - label_w - value_w,
-                          area.height() - fm.height() - 4);
-        const double row = plot.height() / static_cast<double>(n);
-        auto x_of = [&](double v) {
-            return plot.left() + plot.width() * std::clamp((v - c.min) / span, 0.0, 1.0);
-        };
-        p.setPen(QPen(s.grid, 0.6));
-        for (double t : ticks(c.min, c.max, 4)) {
-            p.drawLine(QPointF(x_of(t), plot.top()), QPointF(x_of(t), plot.bottom()));
-            p.save();
-            p.setPen(s.muted);
-            p.drawText(QRectF(x_of(t) - 30, plot.bottom() + 2, 60, fm.height()), Qt::AlignCenter,
-                       q(tick_text(t, span)));
-            p.restore();
-        }
-        for (size_t k = 0; k < n; ++k) {
-            const QRectF band(plot.left(), plot.top() + row * static_cast<double>(k), plot.width(),
-                              row);
-            p.setPen(s.fg);
-            p.save();
-            p.setFont(category_font(k));
-            p.drawText(QRectF(area.left(), band.top(), label_w - 6, row),
-                       Qt::AlignRight | Qt::AlignVCenter,
-                       fm.elidedText(q(c.categories[k]), Qt::ElideRight, label_w - 6));
-            p.restore();
-            const double bar_h = row * 0.7 / static_cast<double>(sets);
-            for (size_t set = 0; set < sets; ++set) {
-                const double v = value_of(set, k);
-                const double y = band.top() + row * 0.15 + bar_h * static_cast<double>(set);
-                const QRectF bar(plot.left(), y, std::max(0.0, x_of(v) - plot.left()), bar_h);
-                fill_bar(bar, set, k);
-                const double e = error_of(set, k);
-                if (e > 0) {
-                    const double cy = y + bar_h / 2;
-                    p.setPen(QPen(s.fg, 1.0));
-                    p.drawLine(QPointF(x_of(v - e), cy), QPointF(x_of(v + e), cy));
-                    p.drawLine(QPointF(x_of(v - e), cy - bar_h * 0.3),
-                               QPointF(x_of(v - e), cy + bar_h * 0.3));
-                    p.drawLine(QPointF(x_of(v + e), cy - bar_h * 0.3),
-                               QPointF(x_of(v + e), cy + bar_h * 0.3));
-                }
-                if (c.show_values) {
-                    std::string label = value_text(c, v);
-                    if (e > 0) label += " ±" + detail::fixed(e, c.value_decimals);
-                    p.setPen(s.fg);
-                    p.drawText(QRectF(std::max(x_of(v), x_of(v + e)) + 4, y, value_w + 40, bar_h),
-                               Qt::AlignLeft | Qt::AlignVCenter, q(label));
-                }
-            }
-        }
-        return;
     }
+};
 
-    // Vertical bars: categories along the bottom.
+// One category's horizontal bars in its band: a bar per set, its error bar and its value.
+void paint_horizontal_band(const CategoryBars& b, const QRectF& band, size_t k, double value_w,
+                           const std::function<double(double)>& x_of) {
+    const ReportChart& c = b.c;
+    QPainter& p = b.p;
+    const double row = band.height();
+    const double bar_h = row * 0.7 / static_cast<double>(b.sets);
+    for (size_t set = 0; set < b.sets; ++set) {
+        const double v = b.value_of(set, k);
+        const double y = band.top() + row * 0.15 + bar_h * static_cast<double>(set);
+        const QRectF bar(band.left(), y, std::max(0.0, x_of(v) - band.left()), bar_h);
+        b.fill_bar(bar, set, k);
+        const double e = b.error_of(set, k);
+        if (e > 0) {
+            const double cy = y + bar_h / 2;
+            p.setPen(QPen(b.s.fg, 1.0));
+            p.drawLine(QPointF(x_of(v - e), cy), QPointF(x_of(v + e), cy));
+            p.drawLine(QPointF(x_of(v - e), cy - bar_h * 0.3),
+                       QPointF(x_of(v - e), cy + bar_h * 0.3));
+            p.drawLine(QPointF(x_of(v + e), cy - bar_h * 0.3),
+                       QPointF(x_of(v + e), cy + bar_h * 0.3));
+        }
+        if (c.show_values) {
+            std::string label = value_text(c, v);
+            if (e > 0) label += " ±" + detail::fixed(e, c.value_decimals);
+            p.setPen(b.s.fg);
+            p.drawText(QRectF(std::max(x_of(v), x_of(v + e)) + 4, y, value_w + 40, bar_h),
+                       Qt::AlignLeft | Qt::AlignVCenter, q(label));
+        }
+    }
+}
+
+// Horizontal bars: categories down the left, values along the bottom.
+void paint_horizontal_bars(const CategoryBars& b, const QRectF& area) {
+    const ReportChart& c = b.c;
+    const Style& s = b.s;
+    const QFontMetricsF& fm = b.fm;
+    QPainter& p = b.p;
+    double label_w = 0;
+    for (const auto& cat : c.categories) label_w = std::max(label_w, fm.horizontalAdvance(q(cat)));
+    label_w = std::min(label_w + 6, area.width() * 0.4);
+    const double value_w = fm.horizontalAdvance(QStringLiteral("100.0% ±00.0")) + 6;
+    const QRectF plot(area.left() + label_w, area.top(), area.width() - label_w - value_w,
+                      area.height() - fm.height() - 4);
+    const double row = plot.height() / static_cast<double>(b.n);
+    const std::function<double(double)> x_of = [&](double v) {
+        return plot.left() + plot.width() * std::clamp((v - c.min) / b.span, 0.0, 1.0);
+    };
+    p.setPen(QPen(s.grid, 0.6));
+    for (double t : ticks(c.min, c.max, 4)) {
+        p.drawLine(QPointF(x_of(t), plot.top()), QPointF(x_of(t), plot.bottom()));
+        p.save();
+        p.setPen(s.muted);
+        p.drawText(QRectF(x_of(t) - 30, plot.bottom() + 2, 60, fm.height()), Qt::AlignCenter,
+                   q(tick_text(t, b.span)));
+        p.restore();
+    }
+    for (size_t k = 0; k < b.n; ++k) {
+        const QRectF band(plot.left(), plot.top() + row * static_cast<double>(k), plot.width(),
+                          row);
+        p.setPen(s.fg);
+        p.save();
+        p.setFont(b.category_font(k));
+        p.drawText(QRectF(area.left(), band.top(), label_w - 6, row),
+                   Qt::AlignRight | Qt::AlignVCenter,
+                   fm.elidedText(q(c.categories[k]), Qt::ElideRight, label_w - 6));
+        p.restore();
+        paint_horizontal_band(b, band, k, value_w, x_of);
+    }
+}
+
+// The sets' names and colours in one row along the bottom of a vertical bar chart.
+void paint_set_legend(const CategoryBars& b, const QRectF& area, double left) {
+    double x = left;
+    const double y = area.bottom() - b.fm.height();
+    for (size_t set = 0; set < b.c.sets.size(); ++set) {
+        b.p.fillRect(QRectF(x, y + 2, 10, b.fm.height() - 4), series_color(set));
+        b.p.setPen(b.s.fg);
+        b.p.drawText(QPointF(x + 14, y + b.fm.ascent()), q(b.c.sets[set].name));
+        x += 24 + b.fm.horizontalAdvance(q(b.c.sets[set].name));
+    }
+}
+
+// Vertical bars: categories along the bottom, values up the left.
+void paint_vertical_bars(const CategoryBars& b, const QRectF& area) {
+    const ReportChart& c = b.c;
+    const Style& s = b.s;
+    const QFontMetricsF& fm = b.fm;
+    QPainter& p = b.p;
     const double axis_w = fm.horizontalAdvance(QStringLiteral("1000")) + 8;
-    const double legend_h = sets > 1 ? fm.height() + 4 : 0;
+    const double legend_h = b.sets > 1 ? fm.height() + 4 : 0;
     const QRectF plot(area.left() + axis_w, area.top() + 2 * fm.height(), area.width() - axis_w,
                       area.height() - 3 * fm.height() - 6 - legend_h - fm.height());
     auto y_of = [&](double v) {
-        return plot.bottom() - plot.height() * std::clamp((v - c.min) / span, 0.0, 1.0);
+        return plot.bottom() - plot.height() * std::clamp((v - c.min) / b.span, 0.0, 1.0);
     };
     for (double t : ticks(c.min, c.max, 4)) {
         p.setPen(QPen(s.grid, 0.6));
         p.drawLine(QPointF(plot.left(), y_of(t)), QPointF(plot.right(), y_of(t)));
         p.setPen(s.muted);
         p.drawText(QRectF(area.left(), y_of(t) - fm.height() / 2, axis_w - 4, fm.height()),
-                   Qt::AlignRight | Qt::AlignVCenter, q(tick_text(t, span)));
+                   Qt::AlignRight | Qt::AlignVCenter, q(tick_text(t, b.span)));
     }
-    const double slot = plot.width() / static_cast<double>(n);
-    const double bar_w = std::min(60.0, slot * 0.7 / static_cast<double>(sets));
-    for (size_t k = 0; k < n; ++k) {
+    const double slot = plot.width() / static_cast<double>(b.n);
+    const double bar_w = std::min(60.0, slot * 0.7 / static_cast<double>(b.sets));
+    for (size_t k = 0; k < b.n; ++k) {
         const double group_left = plot.left() + slot * static_cast<double>(k) +
-                                  (slot - bar_w * static_cast<double>(sets)) / 2;
-        for (size_t set = 0; set < sets; ++set) {
-            const double v = value_of(set, k);
+                                  (slot - bar_w * static_cast<double>(b.sets)) / 2;
+        for (size_t set = 0; set < b.sets; ++set) {
+            const double v = b.value_of(set, k);
             const QRectF bar(group_left + bar_w * static_cast<double>(set), y_of(v), bar_w,
                              plot.bottom() - y_of(v));
-            fill_bar(bar, set, k);
+            b.fill_bar(bar, set, k);
             if (c.show_values) {
                 p.setPen(s.fg);
                 p.drawText(
@@ -245,16 +279,24 @@ void paint_category(QPainter& p, QRectF area, const ReportChart& c, const Style&
         p.drawText(QRectF(area.left(), area.top(), area.width(), fm.height()), Qt::AlignLeft,
                    q(c.y_title));
     }
-    if (sets > 1) {
-        double x = plot.left();
-        const double y = area.bottom() - fm.height();
-        for (size_t set = 0; set < c.sets.size(); ++set) {
-            p.fillRect(QRectF(x, y + 2, 10, fm.height() - 4), series_color(set));
-            p.setPen(s.fg);
-            p.drawText(QPointF(x + 14, y + fm.ascent()), q(c.sets[set].name));
-            x += 24 + fm.horizontalAdvance(q(c.sets[set].name));
-        }
-    }
+    if (b.sets > 1) paint_set_legend(b, area, plot.left());
+}
+
+void paint_category(QPainter& p, QRectF area, const ReportChart& c, const Style& s) {
+    draw_title(p, area, c, s);
+    p.setFont(font_of(7.5));
+    const CategoryBars bars{p,
+                            c,
+                            s,
+                            QFontMetricsF(p.font(), p.device()),
+                            c.categories.size(),
+                            std::max<size_t>(1, c.sets.size()),
+                            c.max - c.min > 0 ? c.max - c.min : 1};
+    if (bars.n == 0) return;
+    if (c.horizontal)
+        paint_horizontal_bars(bars, area);
+    else
+        paint_vertical_bars(bars, area);
 }
 
 void paint_xy(QPainter& p, QRectF area, const ReportChart& c, const Style& s) {

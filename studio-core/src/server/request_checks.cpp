@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <set>
 
+#include "base/text.h"
 #include "core/json_input.h"
 
 namespace core::server {
@@ -232,17 +233,11 @@ std::string describe_json(const ojson& v) {
 std::optional<std::string> read_body(std::string_view text, ojson& out) {
     JsonInputError error;
     if (!parse_json_input_raw(text, out, error)) {
-        size_t line = 1, column = 1;
-        for (size_t i = 0; i < std::min(error.offset, text.size()); ++i) {
-            if (text[i] == '\n') {
-                ++line;
-                column = 1;
-            } else {
-                ++column;
-            }
-        }
+        const base::TextPosition at =
+            base::text_position_of(text, error.offset, base::ColumnUnit::Bytes);
         return "malformed request body at byte " + std::to_string(error.offset) + " (line " +
-               std::to_string(line) + ", column " + std::to_string(column) + "): " + error.message;
+               std::to_string(at.line) + ", column " + std::to_string(at.column) +
+               "): " + error.message;
     }
     if (!out.is_object())
         return "the request body must be a JSON object; got " + describe_json(out);

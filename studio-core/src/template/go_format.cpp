@@ -173,6 +173,133 @@ std::string format_composite(const nlohmann::json& v, char32_t verb, const Spec&
     return out;
 }
 
+// A string under %v/%s (cut to the precision in runes), %q (backquoted under # when it can be)
+// or %x/%X (hex of the bytes).
+std::string format_string(const nlohmann::json& v, char32_t verb, const Spec& spec) {
+    const auto& s = v.get_ref<const std::string&>();
+    switch (verb) {
+        case 'v':
+        case 's': {
+            if (spec.precision < 0) return pad(s, spec, false);
+            std::string cut;
+            int n = 0;
+            for (size_t i = 0; i < s.size() && n < spec.precision; ++n) {
+                int size = 1;
+                decode_utf8(s, i, size);
+                cut.append(s, i, static_cast<size_t>(size));
+                i += size;
+            }
+            return pad(cut, spec, false);
+        }
+        case 'q': {
+            bool backquote = spec.sharp && s.find('`') == std::string::npos;
+            for (size_t i = 0; backquote && i < s.size();) {
+                int size = 1;
+                const char32_t r = decode_utf8(s, i, size);
+                if ((size == 1 && r == 0xFFFD) || r == 0xFEFF || (r < ' ' && r != '\t') ||
+                    r == 0x7F) {
+                    backquote = false;
+                }
+                i += size;
+            }
+            if (backquote) return pad("`" + s + "`", spec, false);
+            return pad(go_quote(s, spec.plus), spec, false);
+        }
+        case 'x':
+        case 'X': {
+            const char* hex = verb == 'x' ? kLowerHex : kUpperHex;
+            std::string out;
+            for (unsigned char c : s) {
+                out += hex[c >> 4];
+                out += hex[c & 15];
+            }
+            return pad(out, spec, false);
+        }
+        default:
+            return bad_verb(verb, v);
+    }
+}
+
+// An integer as a character: %c the rune, %q its single-quoted Go literal, %U "U+0041".
+std::string format_rune(const nlohmann::json& v, char32_t verb, const Spec& spec) {
+    const bool negative = v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() < 0;
+    const uint64_t raw = negative ? 0xFFFFFFFFull : v.get<uint64_t>();
+    char32_t r = raw > 0x10FFFF ? 0xFFFD : static_cast<char32_t>(raw);
+    if (verb == 'U') {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "U+%04llX", static_cast<unsigned long long>(raw));
+        return pad(buf, spec, false);
+    }
+    if (r >= 0xD800 && r <= 0xDFFF) r = 0xFFFD;
+    if (verb == 'c') {
+        std::string out;
+        append_utf8(out, r);
+        return pad(out, spec, false);
+    }
+    if (raw > 0x10FFFF) return bad_verb(verb, v);
+    std::string out = "'";
+    std::string one;
+    append_utf8(one, r);
+    if (r == '\'') {
+        out += "\\'";
+    } else if (r == '"') {
+        out += '"';
+    } else {
+        const std::string quoted = go_quote(one, spec.plus);
+        out += quoted.substr(1, quoted.size() - 2);
+    }
+    out += "'";
+    return pad(out, spec, false);
+}
+
+// An integer under %v/%d, %b, %o, %O, %x/%X, or as a character (format_rune).
+std::string format_integer(const nlohmann::json& v, char32_t verb, const Spec& spec) {
+    switch (verb) {
+        case 'v':
+        case 'd':
+            return pad(integer_text(v, 10, false, spec), spec, spec.precision < 0);
+        case 'b':
+            return pad(integer_text(v, 2, false, spec), spec, spec.precision < 0);
+        case 'o':
+            return pad(integer_text(v, 8, false, spec), spec, spec.precision < 0);
+        case 'O': {
+            Spec plain = spec;
+            plain.sharp = false;
+            std::string digits = integer_text(v, 8, false, plain);
+            const size_t at = (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) ? 1 : 0;
+            digits.insert(at, "0o");
+            return pad(digits, spec, spec.precision < 0);
+        }
+        case 'x':
+            return pad(integer_text(v, 16, false, spec), spec, spec.precision < 0);
+        case 'X':
+            return pad(integer_text(v, 16, true, spec), spec, spec.precision < 0);
+        case 'c':
+        case 'q':
+        case 'U':
+            return format_rune(v, verb, spec);
+        default:
+            return bad_verb(verb, v);
+    }
+}
+
+// A float under %v, %g/%G, %e/%E or %f/%F.
+std::string format_float(const nlohmann::json& v, char32_t verb, const Spec& spec) {
+    switch (verb) {
+        case 'v':
+        case 'g':
+        case 'G':
+        case 'e':
+        case 'E':
+        case 'f':
+        case 'F':
+            return pad(float_text(v.get<double>(), static_cast<char>(verb), spec), spec,
+                       std::isfinite(v.get<double>()));
+        default:
+            return bad_verb(verb, v);
+    }
+}
+
 std::string format_value(const nlohmann::json& v, char32_t verb, const Spec& spec, int depth) {
     if (verb == 'T') return pad(go_type_name(v), spec, false);
     switch (v.type()) {
@@ -180,128 +307,17 @@ std::string format_value(const nlohmann::json& v, char32_t verb, const Spec& spe
         case nlohmann::json::value_t::discarded:
             if (verb == 'v') return pad("<nil>", spec, false);
             return bad_verb(verb, v);
-        case nlohmann::json::value_t::string: {
-            const auto& s = v.get_ref<const std::string&>();
-            switch (verb) {
-                case 'v':
-                case 's': {
-                    if (spec.precision < 0) return pad(s, spec, false);
-                    std::string cut;
-                    int n = 0;
-                    for (size_t i = 0; i < s.size() && n < spec.precision; ++n) {
-                        int size = 1;
-                        decode_utf8(s, i, size);
-                        cut.append(s, i, static_cast<size_t>(size));
-                        i += size;
-                    }
-                    return pad(cut, spec, false);
-                }
-                case 'q': {
-                    bool backquote = spec.sharp && s.find('`') == std::string::npos;
-                    for (size_t i = 0; backquote && i < s.size();) {
-                        int size = 1;
-                        const char32_t r = decode_utf8(s, i, size);
-                        if ((size == 1 && r == 0xFFFD) || r == 0xFEFF || (r < ' ' && r != '\t') ||
-                            r == 0x7F) {
-                            backquote = false;
-                        }
-                        i += size;
-                    }
-                    if (backquote) return pad("`" + s + "`", spec, false);
-                    return pad(go_quote(s, spec.plus), spec, false);
-                }
-                case 'x':
-                case 'X': {
-                    const char* hex = verb == 'x' ? kLowerHex : kUpperHex;
-                    std::string out;
-                    for (unsigned char c : s) {
-                        out += hex[c >> 4];
-                        out += hex[c & 15];
-                    }
-                    return pad(out, spec, false);
-                }
-                default:
-                    return bad_verb(verb, v);
-            }
-        }
+        case nlohmann::json::value_t::string:
+            return format_string(v, verb, spec);
         case nlohmann::json::value_t::boolean:
             if (verb == 'v' || verb == 't')
                 return pad(v.get<bool>() ? "true" : "false", spec, false);
             return bad_verb(verb, v);
         case nlohmann::json::value_t::number_integer:
         case nlohmann::json::value_t::number_unsigned:
-            switch (verb) {
-                case 'v':
-                case 'd':
-                    return pad(integer_text(v, 10, false, spec), spec, spec.precision < 0);
-                case 'b':
-                    return pad(integer_text(v, 2, false, spec), spec, spec.precision < 0);
-                case 'o':
-                    return pad(integer_text(v, 8, false, spec), spec, spec.precision < 0);
-                case 'O': {
-                    Spec plain = spec;
-                    plain.sharp = false;
-                    std::string digits = integer_text(v, 8, false, plain);
-                    const size_t at =
-                        (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) ? 1 : 0;
-                    digits.insert(at, "0o");
-                    return pad(digits, spec, spec.precision < 0);
-                }
-                case 'x':
-                    return pad(integer_text(v, 16, false, spec), spec, spec.precision < 0);
-                case 'X':
-                    return pad(integer_text(v, 16, true, spec), spec, spec.precision < 0);
-                case 'c':
-                case 'q':
-                case 'U': {
-                    const bool negative =
-                        v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() < 0;
-                    const uint64_t raw = negative ? 0xFFFFFFFFull : v.get<uint64_t>();
-                    char32_t r = raw > 0x10FFFF ? 0xFFFD : static_cast<char32_t>(raw);
-                    if (verb == 'U') {
-                        char buf[32];
-                        std::snprintf(buf, sizeof buf, "U+%04llX",
-                                      static_cast<unsigned long long>(raw));
-                        return pad(buf, spec, false);
-                    }
-                    if (r >= 0xD800 && r <= 0xDFFF) r = 0xFFFD;
-                    if (verb == 'c') {
-                        std::string out;
-                        append_utf8(out, r);
-                        return pad(out, spec, false);
-                    }
-                    if (raw > 0x10FFFF) return bad_verb(verb, v);
-                    std::string out = "'";
-                    std::string one;
-                    append_utf8(one, r);
-                    if (r == '\'') {
-                        out += "\\'";
-                    } else if (r == '"') {
-                        out += '"';
-                    } else {
-                        const std::string quoted = go_quote(one, spec.plus);
-                        out += quoted.substr(1, quoted.size() - 2);
-                    }
-                    out += "'";
-                    return pad(out, spec, false);
-                }
-                default:
-                    return bad_verb(verb, v);
-            }
+            return format_integer(v, verb, spec);
         case nlohmann::json::value_t::number_float:
-            switch (verb) {
-                case 'v':
-                case 'g':
-                case 'G':
-                case 'e':
-                case 'E':
-                case 'f':
-                case 'F':
-                    return pad(float_text(v.get<double>(), static_cast<char>(verb), spec), spec,
-                               std::isfinite(v.get<double>()));
-                default:
-                    return bad_verb(verb, v);
-            }
+            return format_float(v, verb, spec);
         case nlohmann::json::value_t::array:
         case nlohmann::json::value_t::object:
             return format_composite(v, verb, spec, depth);
@@ -656,41 +672,59 @@ std::string go_sprintln_all(const std::vector<nlohmann::json>& values) {
     return out;
 }
 
-std::string go_sprintf(std::string_view format, const std::vector<nlohmann::json>& args) {
-    std::string out;
-    size_t arg = 0;
-    bool reordered = false;
-    const auto read_int = [&](size_t& i, int& value) {
+namespace {
+
+// One run of fmt.Sprintf: walks the format once, consuming arguments as its directives ask, and
+// reports misuse inline the way Go does (%!(BADINDEX), %!(MISSING), %!(EXTRA ...), ...).
+class Sprintf {
+  public:
+    Sprintf(std::string_view format, const std::vector<nlohmann::json>& args)
+        : format_(format), args_(args) {}
+
+    std::string run() {
+        while (i_ < format_.size()) {
+            const char c = format_[i_];
+            if (c != '%') {
+                out_ += c;
+                ++i_;
+                continue;
+            }
+            ++i_;
+            if (!directive()) break;
+        }
+        append_extra();
+        return std::move(out_);
+    }
+
+  private:
+    // A decimal number at `i` (clamped to a million); false when there is none.
+    bool read_int(size_t& i, int& value) const {
         bool any = false;
         value = 0;
-        while (i < format.size() && format[i] >= '0' && format[i] <= '9') {
-            value = std::min(value * 10 + (format[i] - '0'), 1000000);
+        while (i < format_.size() && format_[i] >= '0' && format_[i] <= '9') {
+            value = std::min(value * 10 + (format_[i] - '0'), 1000000);
             ++i;
             any = true;
         }
         return any;
-    };
-    const auto star = [&](int& value) {
-        if (arg < args.size() && args[arg].is_number_integer()) {
-            value =
-                static_cast<int>(std::clamp<int64_t>(args[arg].get<int64_t>(), -1000000, 1000000));
-            ++arg;
+    }
+
+    // A width or precision given by '*': the next argument, when it is an integer.
+    bool star(int& value) {
+        if (arg_ < args_.size() && args_[arg_].is_number_integer()) {
+            value = static_cast<int>(
+                std::clamp<int64_t>(args_[arg_].get<int64_t>(), -1000000, 1000000));
+            ++arg_;
             return true;
         }
-        ++arg;
+        ++arg_;
         return false;
-    };
-    for (size_t i = 0; i < format.size();) {
-        const char c = format[i];
-        if (c != '%') {
-            out += c;
-            ++i;
-            continue;
-        }
-        ++i;
+    }
+
+    Spec read_flags() {
         Spec spec;
-        for (; i < format.size(); ++i) {
-            const char f = format[i];
+        for (; i_ < format_.size(); ++i_) {
+            const char f = format_[i_];
             if (f == '+') {
                 spec.plus = true;
             } else if (f == '-') {
@@ -705,84 +739,115 @@ std::string go_sprintf(std::string_view format, const std::vector<nlohmann::json
                 break;
             }
         }
-        const auto arg_index = [&]() {
-            if (i < format.size() && format[i] == '[') {
-                size_t j = i + 1;
-                int n = 0;
-                if (read_int(j, n) && j < format.size() && format[j] == ']' && n >= 1) {
-                    arg = static_cast<size_t>(n - 1);
-                    reordered = true;
-                    i = j + 1;
-                    return true;
-                }
-                out += "%!(BADINDEX)";
-                const size_t close = format.find(']', i);
-                i = close == std::string_view::npos ? format.size() : close + 1;
-                return false;
-            }
+        return spec;
+    }
+
+    // An explicit argument index "[n]", when there is one; false (after writing %!(BADINDEX) and
+    // skipping past the ']') when it is malformed.
+    bool arg_index() {
+        if (i_ >= format_.size() || format_[i_] != '[') return true;
+        size_t j = i_ + 1;
+        int n = 0;
+        if (read_int(j, n) && j < format_.size() && format_[j] == ']' && n >= 1) {
+            arg_ = static_cast<size_t>(n - 1);
+            reordered_ = true;
+            i_ = j + 1;
             return true;
-        };
-        if (!arg_index()) continue;
-        if (i < format.size() && format[i] == '*') {
-            ++i;
-            if (!star(spec.width)) out += "%!(BADWIDTH)";
+        }
+        out_ += "%!(BADINDEX)";
+        const size_t close = format_.find(']', i_);
+        i_ = close == std::string_view::npos ? format_.size() : close + 1;
+        return false;
+    }
+
+    void read_width(Spec& spec) {
+        if (i_ < format_.size() && format_[i_] == '*') {
+            ++i_;
+            if (!star(spec.width)) out_ += "%!(BADWIDTH)";
             if (spec.width < 0) {
                 spec.minus = true;
                 spec.width = -spec.width;
             }
         } else {
             int w = 0;
-            if (read_int(i, w)) spec.width = w;
+            if (read_int(i_, w)) spec.width = w;
         }
-        if (i < format.size() && format[i] == '.') {
-            ++i;
-            if (!arg_index()) continue;
-            if (i < format.size() && format[i] == '*') {
-                ++i;
-                if (!star(spec.precision) || spec.precision < 0) {
-                    spec.precision = -1;
-                    out += "%!(BADPREC)";
-                }
-            } else {
-                int p = 0;
-                read_int(i, p);
-                spec.precision = p;
+    }
+
+    void read_precision(Spec& spec) {
+        if (i_ < format_.size() && format_[i_] == '*') {
+            ++i_;
+            if (!star(spec.precision) || spec.precision < 0) {
+                spec.precision = -1;
+                out_ += "%!(BADPREC)";
             }
+        } else {
+            int p = 0;
+            read_int(i_, p);
+            spec.precision = p;
         }
-        if (!arg_index()) continue;
-        if (i >= format.size()) {
-            out += "%!(NOVERB)";
-            break;
+    }
+
+    // One directive, `i_` just after its '%'; false when the format ends before its verb.
+    bool directive() {
+        Spec spec = read_flags();
+        if (!arg_index()) return true;
+        read_width(spec);
+        if (i_ < format_.size() && format_[i_] == '.') {
+            ++i_;
+            if (!arg_index()) return true;
+            read_precision(spec);
+        }
+        if (!arg_index()) return true;
+        if (i_ >= format_.size()) {
+            out_ += "%!(NOVERB)";
+            return false;
         }
         int size = 1;
-        const char32_t verb = decode_utf8(format, i, size);
-        i += static_cast<size_t>(size);
+        const char32_t verb = decode_utf8(format_, i_, size);
+        i_ += static_cast<size_t>(size);
         if (verb == '%') {
-            out += '%';
-            continue;
+            out_ += '%';
+            return true;
         }
-        if (arg >= args.size()) {
-            out += "%!";
-            append_utf8(out, verb);
-            out += "(MISSING)";
-            continue;
+        if (arg_ >= args_.size()) {
+            out_ += "%!";
+            append_utf8(out_, verb);
+            out_ += "(MISSING)";
+            return true;
         }
-        out += format_value(args[arg], verb, spec, 0);
-        ++arg;
+        out_ += format_value(args_[arg_], verb, spec, 0);
+        ++arg_;
+        return true;
     }
-    if (!reordered && arg < args.size()) {
-        out += "%!(EXTRA ";
-        for (size_t k = arg; k < args.size(); ++k) {
-            if (k > arg) out += ", ";
-            if (args[k].is_null()) {
-                out += "<nil>";
+
+    // Arguments no directive used, unless the format chose its arguments by index.
+    void append_extra() {
+        if (reordered_ || arg_ >= args_.size()) return;
+        out_ += "%!(EXTRA ";
+        for (size_t k = arg_; k < args_.size(); ++k) {
+            if (k > arg_) out_ += ", ";
+            if (args_[k].is_null()) {
+                out_ += "<nil>";
             } else {
-                out += go_type_name(args[k]) + "=" + go_sprint(args[k]);
+                out_ += go_type_name(args_[k]) + "=" + go_sprint(args_[k]);
             }
         }
-        out += ")";
+        out_ += ")";
     }
-    return out;
+
+    std::string_view format_;
+    const std::vector<nlohmann::json>& args_;
+    std::string out_;
+    size_t i_ = 0;    // the next byte of the format
+    size_t arg_ = 0;  // the next argument
+    bool reordered_ = false;
+};
+
+}  // namespace
+
+std::string go_sprintf(std::string_view format, const std::vector<nlohmann::json>& args) {
+    return Sprintf(format, args).run();
 }
 
 std::string go_json(const nlohmann::json& value, std::string_view indent) {

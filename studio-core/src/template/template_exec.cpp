@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/text.h"
 #include "core/template.h"
 #include "template/go_format.h"
 #include "template/template_ast.h"
@@ -271,18 +272,8 @@ class Executor {
 }  // namespace tmpl
 
 std::string text_position(std::string_view text, std::size_t offset) {
-    offset = std::min(offset, text.size());
-    size_t line = 1, column = 1;
-    for (size_t i = 0; i < offset; ++i) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c == '\n') {
-            ++line;
-            column = 1;
-        } else if ((c & 0xC0) != 0x80) {
-            ++column;
-        }
-    }
-    return std::to_string(line) + ":" + std::to_string(column);
+    const base::TextPosition at = base::text_position_of(text, offset);
+    return std::to_string(at.line) + ":" + std::to_string(at.column);
 }
 
 std::size_t find_invalid_utf8(std::string_view text) {

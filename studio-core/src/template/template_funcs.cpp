@@ -9,6 +9,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "base/text.h"
 #include "template/go_format.h"
 
 namespace core::tmpl {
@@ -212,35 +213,6 @@ Value slice_value(const std::vector<Value>& args) {
     return Value{out, false};
 }
 
-std::string html_escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-            case '"':
-                out += "&#34;";
-                break;
-            case '\'':
-                out += "&#39;";
-                break;
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '\0':
-                out += "\xEF\xBF\xBD";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
-}
-
 std::string js_escape(const std::string& s) {
     std::string out;
     for (size_t i = 0; i < s.size();) {
@@ -379,7 +351,8 @@ Value call_function(const FunctionInfo& fn, const std::vector<Value>& args) {
     if (name == "le") return Value{order(args[0], args[1]) <= 0, false};
     if (name == "gt") return Value{order(args[0], args[1]) > 0, false};
     if (name == "ge") return Value{order(args[0], args[1]) >= 0, false};
-    if (name == "html") return text(html_escape(escaper_text(args)));
+    if (name == "html")
+        return text(base::html_escape(escaper_text(args), base::HtmlEscaping::GoTemplate));
     if (name == "js") return text(js_escape(escaper_text(args)));
     if (name == "urlquery") return text(url_query_escape(escaper_text(args)));
     if (name == "toJson") return text(go_json(args[0].missing ? json() : args[0].json));
