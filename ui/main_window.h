@@ -1,10 +1,13 @@
 #pragma once
 // Decision Studio's main window: the policy library, the policy editor (form and source views
 // of one document, the variables panel), results and the canvas view; the active endpoint in the
-// status bar. Runs go through a BackendRunner, so the UI thread never waits on the engine or the
-// network; Compare (Ctrl+Shift+Return) answers the same policy both ways, slot readout and
-// generative JSON, in the Compare view. Geometry, splitters, the last policy and the endpoint
-// profiles (never secrets) are kept in QSettings.
+// status bar. The window delegates: the endpoint session (core/endpoint_session.h) builds and
+// keeps the active profile's backend, runs go through a BackendRunner (so the UI thread never
+// waits on the engine or the network), PolicyFiles opens and saves the policy, and the menus
+// (main_window_actions.cpp) and the runs (main_window_runs.cpp) have files of their own; Compare
+// (Ctrl+Shift+Return) answers the same policy both ways, slot readout and generative JSON, in the
+// Compare view. Geometry, splitters, the last policy and the endpoint profiles (never secrets) are
+// kept in QSettings.
 
 #include <QFutureWatcher>
 #include <QMainWindow>
@@ -14,6 +17,7 @@
 #include "core/backend_runner.h"
 #include "core/compare.h"
 #include "core/endpoint_profiles.h"
+#include "core/endpoint_session.h"
 #include "core/report.h"
 #include "engine/tokenizer.h"
 #include "ui/bench/bench_window.h"
@@ -34,6 +38,7 @@ class CompareWindow;
 class ExportReportDialog;
 class HistoryModel;
 class PolicyDocument;
+class PolicyFiles;
 class PolicyForm;
 class PolicyLibrary;
 class ResultsModel;
@@ -99,7 +104,7 @@ class MainWindow : public QMainWindow {
     // The active profile's backend being built (a local model loading, a remote one asked for
     // /health); the status bar shows the stage and a percentage, Esc or its button cancels.
     bool backendLoading() const;
-    bool backendReady() const { return backend_ != nullptr; }
+    bool backendReady() const;
     QProgressBar* loadProgressBar() const { return load_bar_; }
     QLabel* loadLabel() const { return load_label_; }
     QAction* runAction() const { return run_; }
@@ -123,14 +128,20 @@ class MainWindow : public QMainWindow {
     void closeEvent(QCloseEvent* event) override;
 
   private:
+    // main_window_actions.cpp: the menus and the toolbar.
     void buildActions();
+    void buildPolicyMenu();
+    std::pair<QAction*, QAction*> buildEditMenu();  // undo, redo
+    void buildRunMenu();
+    void buildViewMenu();
+    void buildToolBar(QAction* undo, QAction* redo);
     void buildLayout();
     void restoreSettings();
     void saveSettings();
     void activeProfileChanged();
     void loadTokenizer();
-    bool maybeSave();
-    bool save();
+    // A policy was opened (library row, or -1: unsaved): the views start over.
+    void onPolicyOpened(int row);
     void updateTitle();
     void updateActions();
     void startDecide();
@@ -147,11 +158,11 @@ class MainWindow : public QMainWindow {
     std::optional<core::report::CanvasSummary> canvasSummary(
         const core::DecideRequest& request) const;
     void onFailed(const engine::Error& error);
-    void reloadFromDisk();
     // Builds the active profile's backend off the UI thread (false: no secrets for it).
     bool startBackend(const core::EndpointProfile& profile, QString* error);
     void onBackendProgress(const QString& stage, double fraction);
-    void onBackendBuilt();
+    void onBackendBuilt(const std::shared_ptr<core::Backend>& backend);
+    void onBackendFailed(const engine::Error& error);
     QString loadText() const;  // "reading the weights 43%"
 
     MainWindowOptions options_;
@@ -168,6 +179,8 @@ class MainWindow : public QMainWindow {
     ImagesPanel* images_panel_ = nullptr;
     ResultsView* results_view_ = nullptr;
     core::BackendRunner* runner_;
+    core::EndpointSession* session_;  // the active profile's backend, built and kept
+    PolicyFiles* files_;              // open, save, and the library's file operations
     QListView* library_view_ = nullptr;
     QTabWidget* side_tabs_ = nullptr;
     QSplitter* main_split_ = nullptr;
@@ -189,14 +202,7 @@ class MainWindow : public QMainWindow {
     QAction* export_report_ = nullptr;
 
     core::EndpointProfileStore endpoints_;
-    std::shared_ptr<core::Backend> backend_;  // for the active profile, built on first run
-    std::string backend_profile_;             // which profile backend_ was built for
-    QFutureWatcher<engine::Result<std::shared_ptr<core::Backend>>> backend_watcher_;
     QFutureWatcher<std::shared_ptr<const engine::Tokenizer>> tokenizer_watcher_;
-    core::CancelToken load_cancel_;  // the backend build in flight
-    uint64_t load_generation_ = 0;   // progress of an older build is dropped
-    QString load_stage_;
-    double load_fraction_ = -1;
     QWidget* load_status_ = nullptr;  // the status bar's label, bar and cancel button
     QLabel* load_label_ = nullptr;
     QProgressBar* load_bar_ = nullptr;

@@ -1,7 +1,7 @@
-// make_backend: --local today; the remote protocols are added next to it.
+// From dgem's flags to a core::BackendSpec: --local here, the remote side in remote_factory.cpp;
+// core::build_backend makes the Backend.
 #include "backend_factory.h"
 
-#include "core/local_backend.h"
 #include "data_paths.h"
 #include "engine/engine.h"
 #include "remote_factory.h"
@@ -35,23 +35,23 @@ std::vector<cli::OptionSpec> endpoint_options() {
     return options;
 }
 
-engine::Result<engine::EngineOptions> local_engine_settings(const cli::Args& args) {
-    engine::EngineOptions options;
-    options.model_dir = args.get("model", app_paths::default_model_dir());
+engine::Result<core::LocalEngineSpec> local_engine_spec(const cli::Args& args) {
+    core::LocalEngineSpec spec;
+    spec.model_dir = args.get("model", app_paths::default_model_dir());
     const std::string device = args.get("device", "auto");
     if (device == "auto")
-        options.device = engine::Device::Auto;
+        spec.device = core::EngineDevice::Auto;
     else if (device == "cpu")
-        options.device = engine::Device::Cpu;
+        spec.device = core::EngineDevice::Cpu;
     else if (device == "cuda")
-        options.device = engine::Device::Cuda;
+        spec.device = core::EngineDevice::Cuda;
     else
         return engine::bad_input("--device " + device + ": accepted: auto, cpu or cuda");
     if (auto threads = args.find("threads")) {
         try {
             size_t used = 0;
-            options.threads = std::stoi(*threads, &used);
-            if (used != threads->size() || options.threads < 0) throw std::invalid_argument("");
+            spec.threads = std::stoi(*threads, &used);
+            if (used != threads->size() || spec.threads < 0) throw std::invalid_argument("");
         } catch (const std::exception&) {
             return engine::bad_input("--threads " + *threads + ": accepted: a count, 0 for all");
         }
@@ -59,42 +59,44 @@ engine::Result<engine::EngineOptions> local_engine_settings(const cli::Args& arg
     const std::string inputs = args.get("nvfp4-inputs", "bf16");
     if (inputs != "bf16" && inputs != "fp4")
         return engine::bad_input("--nvfp4-inputs " + inputs + ": accepted: bf16 or fp4");
-    options.nvfp4_fp4_inputs = inputs == "fp4";
+    spec.nvfp4_fp4_inputs = inputs == "fp4";
     if (auto mb = args.find("prefix-cache-mb")) {
         try {
             size_t used = 0;
             const long long value = std::stoll(*mb, &used);
             if (used != mb->size() || value < 0 || value > (1ll << 30))
                 throw std::invalid_argument("");
-            options.prefix_cache_bytes = static_cast<int64_t>(value) << 20;
+            spec.prefix_cache_bytes = static_cast<int64_t>(value) << 20;
         } catch (const std::exception&) {
             return engine::bad_input("--prefix-cache-mb " + *mb +
                                      ": accepted: megabytes, 0 to turn the cache off");
         }
     }
-    return options;
+    return spec;
 }
 
-namespace {
-
-engine::Result<std::unique_ptr<core::Backend>> make_local_backend(const cli::Args& args) {
-    auto options = local_engine_settings(args);
-    if (!options) return options.error();
-    auto backend = core::LocalBackend::open(options.value());
-    if (!backend) return backend.error();
-    return std::unique_ptr<core::Backend>(std::move(backend.value()));
+engine::Result<engine::EngineOptions> local_engine_settings(const cli::Args& args) {
+    auto spec = local_engine_spec(args);
+    if (!spec) return spec.error();
+    return core::engine_options(*spec);
 }
 
-}  // namespace
-
-engine::Result<std::unique_ptr<core::Backend>> make_backend(const cli::Args& args) {
+engine::Result<core::BackendSpec> backend_spec(const cli::Args& args) {
     if (args.has("local")) {
         // The server settings do not apply, but a --config that names no file is still wrong.
         if (auto file = args.find("config"))
             if (auto single = core::ConfigPaths::single(*file); !single) return single.error();
-        return make_local_backend(args);
+        auto spec = local_engine_spec(args);
+        if (!spec) return spec.error();
+        return core::BackendSpec{*spec};
     }
-    return make_remote_backend(args);  // remote_factory.h: -u/--url, DGEM_URL, config files
+    return remote_spec(args);  // remote_factory.h: -u/--url, DGEM_URL, config files
+}
+
+engine::Result<std::unique_ptr<core::Backend>> make_backend(const cli::Args& args) {
+    auto spec = backend_spec(args);
+    if (!spec) return spec.error();
+    return core::build_backend(*spec);
 }
 
 }  // namespace dgem

@@ -84,7 +84,7 @@ engine::Result<core::RemoteOptions> remote_options(const cli::Args& args,
     return options;
 }
 
-engine::Result<std::unique_ptr<core::Backend>> make_remote_backend(const cli::Args& args) {
+engine::Result<core::BackendSpec> remote_spec(const cli::Args& args) {
     auto config = client_config(args);
     if (!config) return config.error();
     for (const auto& w : config->warnings) fprintf(stderr, "dgem: warning: %s\n", w.c_str());
@@ -95,16 +95,16 @@ engine::Result<std::unique_ptr<core::Backend>> make_remote_backend(const cli::Ar
                                  ": accepted: chat, systemone, vllm, openai or auto");
     auto options = remote_options(args, *config);
     if (!options) return options.error();
-    std::optional<engine::Tokenizer> tokenizer;
-    if (*protocol == core::RemoteProtocol::Vllm || *protocol == core::RemoteProtocol::Auto) {
-        // Only the vLLM protocol plans canvases here; load the tokenizer when it may be needed.
-        const std::string path = args.get("tokenizer", app_paths::tokenizer_json());
-        if (*protocol == core::RemoteProtocol::Vllm || args.has("tokenizer")) {
-            auto t = engine::Tokenizer::load(path);
-            if (!t) return t.error();
-            tokenizer = std::move(*t);
-        }
-    }
+    core::RemoteSpec spec;
+    spec.protocol = *protocol;
+    // Only the vLLM protocol plans canvases here: its tokenizer is loaded when vLLM is named,
+    // or --tokenizer is given with auto, else once /health says vLLM.
+    spec.tokenizer.path = args.get("tokenizer", app_paths::tokenizer_json());
+    if (*protocol == core::RemoteProtocol::Vllm ||
+        (*protocol == core::RemoteProtocol::Auto && args.has("tokenizer")))
+        spec.tokenizer.load = core::TokenizerSpec::Load::Always;
+    else if (*protocol == core::RemoteProtocol::Auto)
+        spec.tokenizer.load = core::TokenizerSpec::Load::IfDetectedVllm;
     if (auto v = args.find("canvas-length")) {
         try {
             options->canvas_length = std::stoi(*v);
@@ -113,19 +113,14 @@ engine::Result<std::unique_ptr<core::Backend>> make_remote_backend(const cli::Ar
                                      ": expected a token count such as 256");
         }
     }
-    engine::CancelToken cancel;
-    if (*protocol == core::RemoteProtocol::Auto && !tokenizer) {
-        auto detected = core::detect_protocol(*options, cancel);
-        if (!detected) return detected.error();
-        if (*detected == core::RemoteProtocol::Vllm) {
-            auto t = engine::Tokenizer::load(args.get("tokenizer", app_paths::tokenizer_json()));
-            if (!t) return t.error();
-            tokenizer = std::move(*t);
-        }
-        protocol = *detected;
-    }
-    return core::make_remote_backend(*protocol, std::move(*options),
-                                     tokenizer ? &*tokenizer : nullptr, cancel);
+    spec.options = std::move(*options);
+    return core::BackendSpec{std::move(spec)};
+}
+
+engine::Result<std::unique_ptr<core::Backend>> make_remote_backend(const cli::Args& args) {
+    auto spec = remote_spec(args);
+    if (!spec) return spec.error();
+    return core::build_backend(*spec);
 }
 
 }  // namespace dgem

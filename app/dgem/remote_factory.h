@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli.h"
+#include "core/backend_factory.h"
 #include "core/config.h"
 #include "core/remote_backends.h"
 
@@ -18,6 +19,10 @@ engine::Result<core::ClientConfig> client_config(const cli::Args& args);
 // `config` when neither --token nor DGEM_TOKEN gave one.
 engine::Result<core::RemoteOptions> remote_options(const cli::Args& args,
                                                    core::ClientConfig& config);
+
+// Where the flags ask to decide remotely: protocol (--protocol, default auto), URL, model,
+// transport and auth, the vLLM tokenizer (--tokenizer) and --canvas-length.
+engine::Result<core::BackendSpec> remote_spec(const cli::Args& args);
 
 // The remote Backend the flags ask for (--protocol, default auto).
 engine::Result<std::unique_ptr<core::Backend>> make_remote_backend(const cli::Args& args);

@@ -2,10 +2,6 @@
 #include "core/backend_runner.h"
 
 #include <QCoreApplication>
-#include <QDeadlineTimer>
-#include <QPointer>
-#include <QThread>
-#include <QThreadPool>
 
 namespace core {
 namespace {
@@ -43,130 +39,65 @@ QString progress_stage_text(const QString& stage) {
     return stage;
 }
 
-BackendRunner::BackendRunner(QObject* parent) : QObject(parent) {}
-
-BackendRunner::~BackendRunner() {
-    cancel_.cancel();
-    // The worker holds its own references (backend, token, counter); waiting keeps a loaded
-    // model from being torn down under a running pass at exit.
-    QDeadlineTimer deadline(30000);
-    while (running_->load() > 0 && !deadline.hasExpired()) QThread::msleep(5);
+BackendRunner::BackendRunner(QObject* parent) : QObject(parent), worker_(new WorkerRunner(this)) {
+    connect(worker_, &WorkerRunner::busyChanged, this, &BackendRunner::busyChanged);
 }
+
+BackendRunner::~BackendRunner() = default;  // the worker runner cancels and waits
 
 void BackendRunner::setBackend(std::shared_ptr<Backend> backend) {
     cancel();
     backend_ = std::move(backend);
 }
 
-void BackendRunner::setBusy(bool busy) {
-    if (busy_ == busy) return;
-    busy_ = busy;
-    Q_EMIT busyChanged(busy);
-}
-
 void BackendRunner::cancel() {
-    cancel_.cancel();
-    ++generation_;
-    setBusy(false);
+    worker_->cancel();
 }
 
-template <class Work>
-bool BackendRunner::start(Work work) {
+template <class Call, class Done>
+bool BackendRunner::start(Call call, Done done) {
     if (!backend_) return false;
-    cancel_.cancel();
-    cancel_ = CancelToken();
-    const uint64_t id = ++generation_;
-    setBusy(true);
-    QPointer<BackendRunner> self(this);
-    auto backend = backend_;
-    auto token = cancel_;
-    auto running = running_;
-    running->fetch_add(1);
-    // Deliver on this object's thread; stale or orphaned results are dropped.
-    auto deliver = [self, id](auto fn) {
-        if (!self) return;
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, id, fn = std::move(fn)]() mutable {
-                if (self && self->generation_ == id) fn(*self);
-            },
-            Qt::QueuedConnection);
-    };
-    ProgressFn on_progress = [deliver](const Progress& p) {
-        deliver([stage = progress_stage_text(QString::fromStdString(p.stage)),
-                 fraction = p.fraction](BackendRunner& r) { Q_EMIT r.progress(stage, fraction); });
-    };
-    QThreadPool::globalInstance()->start([=]() mutable {
-        work(*backend, on_progress, token, deliver);
-        running->fetch_sub(1);
+    worker_->start([this, backend = backend_, call = std::move(call),
+                    done = std::move(done)](const WorkerRunner::Job& job) {
+        ProgressFn on_progress = [this, &job](const Progress& p) {
+            job.post([this, stage = progress_stage_text(QString::fromStdString(p.stage)),
+                      fraction = p.fraction] { Q_EMIT progress(stage, fraction); });
+        };
+        auto result = call(*backend, on_progress, job.cancel());
+        if (result)
+            job.finish([this, done, value = std::move(result.value())] { done(*this, value); });
+        else
+            job.finish([this, e = result.error()] { Q_EMIT failed(e); });
     });
     return true;
 }
 
 bool BackendRunner::decide(DecideRequest request) {
-    return start([request = std::move(request)](Backend& backend, const ProgressFn& on_progress,
-                                                const CancelToken& token, auto deliver) {
-        auto result = backend.decide(request, on_progress, token);
-        if (result) {
-            deliver([d = std::move(result.value())](BackendRunner& r) {
-                r.setBusy(false);
-                Q_EMIT r.decided(d);
-            });
-        } else {
-            deliver([e = result.error()](BackendRunner& r) {
-                r.setBusy(false);
-                Q_EMIT r.failed(e);
-            });
-        }
-    });
+    return start(
+        [request = std::move(request)](Backend& backend, const ProgressFn& on_progress,
+                                       const CancelToken& token) {
+            return backend.decide(request, on_progress, token);
+        },
+        [](BackendRunner& r, const Decision& d) { Q_EMIT r.decided(d); });
 }
 
 bool BackendRunner::generate(GenerateRequest request) {
-    return start([request = std::move(request)](Backend& backend, const ProgressFn& on_progress,
-                                                const CancelToken& token, auto deliver) {
-        auto result = backend.generate(request, on_progress, token);
-        if (result) {
-            deliver([g = std::move(result.value())](BackendRunner& r) {
-                r.setBusy(false);
-                Q_EMIT r.generated(g);
-            });
-        } else {
-            deliver([e = result.error()](BackendRunner& r) {
-                r.setBusy(false);
-                Q_EMIT r.failed(e);
-            });
-        }
-    });
+    return start(
+        [request = std::move(request)](Backend& backend, const ProgressFn& on_progress,
+                                       const CancelToken& token) {
+            return backend.generate(request, on_progress, token);
+        },
+        [](BackendRunner& r, const Generation& g) { Q_EMIT r.generated(g); });
 }
 
 bool BackendRunner::checkHealth() {
-    return start([](Backend& backend, const ProgressFn&, const CancelToken& token, auto deliver) {
-        auto result = backend.health(token);
-        if (result) {
-            deliver([h = std::move(result.value())](BackendRunner& r) {
-                r.setBusy(false);
-                Q_EMIT r.healthChecked(h);
-            });
-        } else {
-            deliver([e = result.error()](BackendRunner& r) {
-                r.setBusy(false);
-                Q_EMIT r.failed(e);
-            });
-        }
-    });
+    return start([](Backend& backend, const ProgressFn&,
+                    const CancelToken& token) { return backend.health(token); },
+                 [](BackendRunner& r, const HealthInfo& h) { Q_EMIT r.healthChecked(h); });
 }
 
 bool BackendRunner::waitForIdle(int timeout_ms) {
-    QDeadlineTimer deadline(timeout_ms);
-    while (!deadline.hasExpired()) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        if (!busy_ && running_->load() == 0) {
-            QCoreApplication::processEvents();
-            return true;
-        }
-        QThread::msleep(2);
-    }
-    return false;
+    return worker_->waitForIdle(timeout_ms);
 }
 
 }  // namespace core

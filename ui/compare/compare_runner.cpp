@@ -1,11 +1,6 @@
 // Worker-thread comparisons (see compare_runner.h).
 #include "ui/compare/compare_runner.h"
 
-#include <QCoreApplication>
-#include <QDeadlineTimer>
-#include <QPointer>
-#include <QThread>
-#include <QThreadPool>
 #include <chrono>
 #include <functional>
 
@@ -74,89 +69,49 @@ class ObservedBackend : public core::Backend {
 
 }  // namespace
 
-CompareRunner::CompareRunner(QObject* parent) : QObject(parent) {}
-
-CompareRunner::~CompareRunner() {
-    cancel_.cancel();
-    QDeadlineTimer deadline(30000);
-    while (running_->load() > 0 && !deadline.hasExpired()) QThread::msleep(5);
+CompareRunner::CompareRunner(QObject* parent)
+    : QObject(parent), worker_(new core::WorkerRunner(this)) {
+    connect(worker_, &core::WorkerRunner::busyChanged, this, &CompareRunner::busyChanged);
 }
 
-void CompareRunner::setBusy(bool busy) {
-    if (busy_ == busy) return;
-    busy_ = busy;
-    Q_EMIT busyChanged(busy);
-}
+CompareRunner::~CompareRunner() = default;  // the worker runner cancels and waits
 
 void CompareRunner::cancel() {
-    cancel_.cancel();
-    ++generation_;
-    setBusy(false);
+    worker_->cancel();
 }
 
 bool CompareRunner::start(std::shared_ptr<core::Backend> backend, core::DecideRequest request,
                           core::compare::CompareOptions options) {
     if (!backend) return false;
-    cancel_.cancel();
-    cancel_ = core::CancelToken();
-    const uint64_t id = ++generation_;
-    setBusy(true);
-    QPointer<CompareRunner> self(this);
-    // Runs `fn` on this object's thread unless the run went stale meanwhile.
-    auto deliver = [self, id](auto fn) {
-        if (!self) return;
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, id, fn = std::move(fn)]() mutable {
-                if (self && self->generation_ == id) fn(*self);
+    worker_->start([this, backend = std::move(backend), request = std::move(request),
+                    options](const core::WorkerRunner::Job& job) {
+        ObservedBackend observed(
+            backend,
+            [this, &job](const engine::Result<core::Decision>& result, double ms) {
+                if (result)
+                    job.post([this, d = result.value(), ms] { Q_EMIT slotDecided(d, ms); });
+                else
+                    job.post([this, m = QString::fromStdString(result.error().message)] {
+                        Q_EMIT slotFailed(m);
+                    });
             },
-            Qt::QueuedConnection);
-    };
-    auto observed = std::make_shared<ObservedBackend>(
-        std::move(backend),
-        [deliver](const engine::Result<core::Decision>& result, double ms) {
-            if (result)
-                deliver(
-                    [d = result.value(), ms](CompareRunner& r) { Q_EMIT r.slotDecided(d, ms); });
-            else
-                deliver([m = QString::fromStdString(result.error().message)](CompareRunner& r) {
-                    Q_EMIT r.slotFailed(m);
+            [this, &job](Side side, const core::Progress& p) {
+                job.post([this, side, stage = QString::fromStdString(p.stage),
+                          fraction = p.fraction, delta = QString::fromStdString(p.text_delta)] {
+                    Q_EMIT progress(side, stage, fraction, delta);
                 });
-        },
-        [deliver](Side side, const core::Progress& p) {
-            deliver([side, stage = QString::fromStdString(p.stage), fraction = p.fraction,
-                     delta = QString::fromStdString(p.text_delta)](CompareRunner& r) {
-                Q_EMIT r.progress(side, stage, fraction, delta);
-            });
-        },
-        [deliver] { deliver([](CompareRunner& r) { Q_EMIT r.generationStarted(); }); });
-    auto token = cancel_;
-    auto running = running_;
-    running->fetch_add(1);
-    QThreadPool::globalInstance()->start([=, request = std::move(request)]() mutable {
+            },
+            [this, &job] { job.post([this] { Q_EMIT generationStarted(); }); });
         core::compare::Comparison comparison =
-            core::compare::run_comparison(*observed, request, options, {}, token);
-        if (!token.cancelled())
-            deliver([c = std::move(comparison)](CompareRunner& r) {
-                r.setBusy(false);
-                Q_EMIT r.finished(c);
-            });
-        running->fetch_sub(1);
+            core::compare::run_comparison(observed, request, options, {}, job.cancel());
+        if (!job.cancel().cancelled())
+            job.finish([this, c = std::move(comparison)] { Q_EMIT finished(c); });
     });
     return true;
 }
 
 bool CompareRunner::waitForIdle(int timeout_ms) {
-    QDeadlineTimer deadline(timeout_ms);
-    while (!deadline.hasExpired()) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        if (!busy_ && running_->load() == 0) {
-            QCoreApplication::processEvents();
-            return true;
-        }
-        QThread::msleep(2);
-    }
-    return false;
+    return worker_->waitForIdle(timeout_ms);
 }
 
 }  // namespace ui

@@ -1,17 +1,17 @@
 #pragma once
 // Runs one comparison (core::compare::run_comparison: slot first, then generative, on one
-// Backend) on a worker thread and reports back on the owner's thread: the slot decision as soon
-// as it is there (so its cards show while the generation runs), every progress report of each
-// side, and the finished Comparison. cancel() or a newer start() makes an older run's results
-// stale: they are dropped, never delivered late.
+// Backend) on a worker thread (core::WorkerRunner) and reports back on the owner's thread: the slot
+// decision as soon as it is there (so its cards show while the generation runs), every progress
+// report of each side, and the finished Comparison. cancel() or a newer start() makes an older
+// run's results stale: they are dropped, never delivered late.
 
 #include <QObject>
 #include <QString>
-#include <atomic>
 #include <memory>
 
 #include "core/backend.h"
 #include "core/compare.h"
+#include "core/worker_runner.h"
 
 namespace ui {
 
@@ -27,7 +27,7 @@ class CompareRunner : public QObject {
     bool start(std::shared_ptr<core::Backend> backend, core::DecideRequest request,
                core::compare::CompareOptions options);
     void cancel();
-    bool busy() const { return busy_; }
+    bool busy() const { return worker_->busy(); }
     // Blocks until the worker finished and its results were delivered (tests, shutdown).
     bool waitForIdle(int timeout_ms);
 
@@ -41,12 +41,7 @@ class CompareRunner : public QObject {
     void busyChanged(bool busy);
 
   private:
-    void setBusy(bool busy);
-
-    core::CancelToken cancel_;
-    uint64_t generation_ = 0;  // which run's results are current (owner thread only)
-    bool busy_ = false;
-    std::shared_ptr<std::atomic<int>> running_ = std::make_shared<std::atomic<int>>(0);
+    core::WorkerRunner* worker_;
 };
 
 }  // namespace ui

@@ -166,7 +166,39 @@ CompareWindow::~CompareWindow() {
 
 void CompareWindow::buildLayout() {
     auto* outer = new QVBoxLayout(this);
+    outer->addLayout(buildHeader());
+    auto* status_row = new QHBoxLayout;
+    status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("compareStatus"));
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    status_->setWordWrap(true);
+    progress_ = new QProgressBar(this);
+    progress_->setMaximumWidth(220);
+    progress_->setTextVisible(false);
+    progress_->hide();
+    status_row->addWidget(status_, 1);
+    status_row->addWidget(progress_);
+    outer->addLayout(status_row);
 
+    outer->addWidget(buildStrip());
+
+    split_ = new QSplitter(Qt::Horizontal, this);
+    split_->setObjectName(QStringLiteral("compareSplitter"));
+    split_->setChildrenCollapsible(false);
+
+    QWidget* left = buildSlotSide();
+    QWidget* right = buildGenerativeSide();
+    split_->addWidget(left);
+    split_->addWidget(right);
+    split_->setStretchFactor(0, 1);
+    split_->setStretchFactor(1, 1);
+    outer->addWidget(split_, 1);
+
+    connect(rerun_, &QPushButton::clicked, this, &CompareWindow::rerunRequested);
+    connect(cancel_, &QPushButton::clicked, this, &CompareWindow::cancel);
+}
+
+QHBoxLayout* CompareWindow::buildHeader() {
     // Header: what is compared, where; Run again and Cancel.
     auto* header = new QHBoxLayout;
     title_ = new QLabel(this);
@@ -197,21 +229,10 @@ void CompareWindow::buildLayout() {
     header->addWidget(rerun_);
     header->addWidget(cancel_);
     header->addWidget(export_button_);
-    outer->addLayout(header);
+    return header;
+}
 
-    auto* status_row = new QHBoxLayout;
-    status_ = new QLabel(this);
-    status_->setObjectName(QStringLiteral("compareStatus"));
-    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    status_->setWordWrap(true);
-    progress_ = new QProgressBar(this);
-    progress_->setMaximumWidth(220);
-    progress_->setTextVisible(false);
-    progress_->hide();
-    status_row->addWidget(status_, 1);
-    status_row->addWidget(progress_);
-    outer->addLayout(status_row);
-
+QFrame* CompareWindow::buildStrip() {
     // The strip above both sides.
     auto* strip = new QFrame(this);
     strip->setObjectName(QStringLiteral("compareStrip"));
@@ -229,12 +250,10 @@ void CompareWindow::buildLayout() {
         addTile(grid, 4, tr("Generative reply"), QStringLiteral("stripValidity"), strip);
     grid->setColumnStretch(1, 2);
     grid->setColumnStretch(4, 2);
-    outer->addWidget(strip);
+    return strip;
+}
 
-    split_ = new QSplitter(Qt::Horizontal, this);
-    split_->setObjectName(QStringLiteral("compareSplitter"));
-    split_->setChildrenCollapsible(false);
-
+QWidget* CompareWindow::buildSlotSide() {
     // Left: the slot readout's cards.
     auto* left = new QGroupBox(tr("Slot readout"), split_);
     auto* left_layout = new QVBoxLayout(left);
@@ -269,6 +288,10 @@ void CompareWindow::buildLayout() {
     left_layout->addWidget(scroll, 1);
     left_layout->addWidget(slot_timings_);
 
+    return left;
+}
+
+QWidget* CompareWindow::buildGenerativeSide() {
     // Right: the generation as it streams, then the reply, its validity and the answers.
     auto* right = new QGroupBox(tr("Generative JSON"), split_);
     auto* right_layout = new QVBoxLayout(right);
@@ -324,14 +347,7 @@ void CompareWindow::buildLayout() {
     right_layout->addWidget(answers_label);
     right_layout->addWidget(answers_, 1);
 
-    split_->addWidget(left);
-    split_->addWidget(right);
-    split_->setStretchFactor(0, 1);
-    split_->setStretchFactor(1, 1);
-    outer->addWidget(split_, 1);
-
-    connect(rerun_, &QPushButton::clicked, this, &CompareWindow::rerunRequested);
-    connect(cancel_, &QPushButton::clicked, this, &CompareWindow::cancel);
+    return right;
 }
 
 bool CompareWindow::busy() const {

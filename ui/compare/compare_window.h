@@ -18,6 +18,8 @@
 #include "core/report.h"
 
 class QAction;
+class QFrame;
+class QHBoxLayout;
 class QLabel;
 class QListView;
 class QPlainTextEdit;
@@ -85,6 +87,12 @@ class CompareWindow : public QWidget {
 
   private:
     void buildLayout();
+    // The parts buildLayout puts together: the header (title, Run again, Cancel, Export), the
+    // strip of numbers above both sides, and the two sides.
+    QHBoxLayout* buildHeader();
+    QFrame* buildStrip();
+    QWidget* buildSlotSide();
+    QWidget* buildGenerativeSide();
     void rebuildCards();
     void resetView();
     void onSlotDecided(const core::Decision& decision, double latency_ms);

@@ -14,9 +14,9 @@
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/keychain.h"
+#include "core/worker_runner.h"
 #include "engine/engine.h"
 
 namespace ui {
@@ -52,12 +52,68 @@ void EndpointListModel::changed(int row) {
 }
 
 EndpointsDialog::EndpointsDialog(const core::EndpointProfileStore& store, QWidget* parent)
-    : QDialog(parent), store_(store), model_(new EndpointListModel(&store_, this)) {
+    : QDialog(parent),
+      store_(store),
+      model_(new EndpointListModel(&store_, this)),
+      tester_(new core::WorkerRunner(this)) {
     setWindowTitle(tr("Endpoints"));
     auto* outer = new QVBoxLayout(this);
     auto* body = new QHBoxLayout;
     outer->addLayout(body, 1);
+    body->addLayout(buildList(), 1);
 
+    auto* right = new QVBoxLayout;
+    auto* common = new QFormLayout;
+    name_ = new QLineEdit(this);
+    kind_ = new QComboBox(this);
+    kind_->addItem(tr("Local engine"), int(core::EndpointKind::Local));
+    kind_->addItem(tr("Server: detect from /health"), int(core::EndpointKind::Auto));
+    kind_->addItem(tr("Server: dgem chat"), int(core::EndpointKind::DgemChat));
+    kind_->addItem(tr("Server: System One"), int(core::EndpointKind::SystemOne));
+    kind_->addItem(tr("Server: vLLM structured reads"), int(core::EndpointKind::Vllm));
+    common->addRow(tr("&Name"), name_);
+    common->addRow(tr("&Kind"), kind_);
+    right->addLayout(common);
+
+    pages_ = new QStackedWidget(this);
+    pages_->addWidget(buildLocalPage());
+    pages_->addWidget(buildRemotePage());
+    right->addWidget(pages_);
+
+    auto* test_row = new QHBoxLayout;
+    test_ = new QPushButton(tr("&Test connection"), this);
+    status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("endpointStatus"));
+    status_->setWordWrap(true);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    test_row->addWidget(test_);
+    test_row->addWidget(status_, 1);
+    right->addLayout(test_row);
+    right->addStretch();
+    body->addLayout(right, 2);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    outer->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        saveForm();
+        accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    connectForm();
+    connect(test_, &QPushButton::clicked, this, &EndpointsDialog::testConnection);
+    connect(save_token_, &QPushButton::clicked, this, [this] { saveSecret(false); });
+    connect(save_server_key_, &QPushButton::clicked, this, [this] { saveSecret(true); });
+
+    const auto* active = store_.activeProfile();
+    int row = 0;
+    for (size_t i = 0; i < store_.profiles.size(); ++i)
+        if (active && store_.profiles[i].name == active->name) row = int(i);
+    select(row);
+    resize(760, 440);
+}
+
+QVBoxLayout* EndpointsDialog::buildList() {
     auto* left = new QVBoxLayout;
     list_ = new QListView(this);
     list_->setModel(model_);
@@ -75,22 +131,45 @@ EndpointsDialog::EndpointsDialog(const core::EndpointProfileStore& store, QWidge
     row2->addWidget(activate);
     left->addLayout(row1);
     left->addLayout(row2);
-    body->addLayout(left, 1);
 
-    auto* right = new QVBoxLayout;
-    auto* common = new QFormLayout;
-    name_ = new QLineEdit(this);
-    kind_ = new QComboBox(this);
-    kind_->addItem(tr("Local engine"), int(core::EndpointKind::Local));
-    kind_->addItem(tr("Server: detect from /health"), int(core::EndpointKind::Auto));
-    kind_->addItem(tr("Server: dgem chat"), int(core::EndpointKind::DgemChat));
-    kind_->addItem(tr("Server: System One"), int(core::EndpointKind::SystemOne));
-    kind_->addItem(tr("Server: vLLM structured reads"), int(core::EndpointKind::Vllm));
-    common->addRow(tr("&Name"), name_);
-    common->addRow(tr("&Kind"), kind_);
-    right->addLayout(common);
+    connect(add_local, &QPushButton::clicked, this, [this] {
+        core::EndpointProfile p;
+        p.name = store_.uniqueName(tr("Local engine").toStdString());
+        p.kind = core::EndpointKind::Local;
+        store_.profiles.push_back(p);
+        model_->reset();
+        select(int(store_.profiles.size()) - 1);
+    });
+    connect(add_remote, &QPushButton::clicked, this, [this] {
+        core::EndpointProfile p;
+        p.name = store_.uniqueName(tr("Server").toStdString());
+        p.kind = core::EndpointKind::Auto;
+        p.url = core::kDefaultServerUrl;
+        store_.profiles.push_back(p);
+        model_->reset();
+        select(int(store_.profiles.size()) - 1);
+    });
+    connect(remove, &QPushButton::clicked, this, [this] {
+        const int row = currentRow();
+        if (row < 0 || store_.profiles.size() <= 1) return;
+        store_.profiles.erase(store_.profiles.begin() + row);
+        current_row_ = -1;
+        if (!store_.find(store_.active)) store_.active = store_.profiles.front().name;
+        model_->reset();
+        select(std::min(row, int(store_.profiles.size()) - 1));
+    });
+    connect(activate, &QPushButton::clicked, this, [this] {
+        saveForm();
+        const int row = currentRow();
+        if (row < 0) return;
+        store_.active = store_.profiles[size_t(row)].name;
+        model_->reset();
+        select(row);
+    });
+    return left;
+}
 
-    pages_ = new QStackedWidget(this);
+QWidget* EndpointsDialog::buildLocalPage() {
     auto* local_page = new QWidget(pages_);
     auto* local_form = new QFormLayout(local_page);
     model_dir_ = new QLineEdit(local_page);
@@ -105,8 +184,19 @@ EndpointsDialog::EndpointsDialog(const core::EndpointProfileStore& store, QWidge
                      QStringLiteral("cuda"));
     local_form->addRow(tr("Model &folder"), dir_row);
     local_form->addRow(tr("&Device"), device_);
-    pages_->addWidget(local_page);
 
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("Model folder"), model_dir_->text());
+        if (!dir.isEmpty()) {
+            model_dir_->setText(dir);
+            saveForm();
+        }
+    });
+    return local_page;
+}
+
+QWidget* EndpointsDialog::buildRemotePage() {
     auto* remote_page = new QWidget(pages_);
     auto* remote_form = new QFormLayout(remote_page);
     url_ = new QLineEdit(remote_page);
@@ -145,29 +235,10 @@ EndpointsDialog::EndpointsDialog(const core::EndpointProfileStore& store, QWidge
     remote_form->addRow(server_key_);
     remote_form->addRow(tr("Server key"), key_row);
     remote_form->addRow(tr("Tokeni&zer"), tokenizer_dir_);
-    pages_->addWidget(remote_page);
-    right->addWidget(pages_);
+    return remote_page;
+}
 
-    auto* test_row = new QHBoxLayout;
-    test_ = new QPushButton(tr("&Test connection"), this);
-    status_ = new QLabel(this);
-    status_->setObjectName(QStringLiteral("endpointStatus"));
-    status_->setWordWrap(true);
-    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    test_row->addWidget(test_);
-    test_row->addWidget(status_, 1);
-    right->addLayout(test_row);
-    right->addStretch();
-    body->addLayout(right, 2);
-
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    outer->addWidget(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
-        saveForm();
-        accept();
-    });
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-
+void EndpointsDialog::connectForm() {
     connect(list_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) {
                 saveForm();  // into the row the form showed until now
@@ -190,67 +261,9 @@ EndpointsDialog::EndpointsDialog(const core::EndpointProfileStore& store, QWidge
         saveForm();
         updateVisibility();
     });
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString dir =
-            QFileDialog::getExistingDirectory(this, tr("Model folder"), model_dir_->text());
-        if (!dir.isEmpty()) {
-            model_dir_->setText(dir);
-            saveForm();
-        }
-    });
-    connect(add_local, &QPushButton::clicked, this, [this] {
-        core::EndpointProfile p;
-        p.name = store_.uniqueName(tr("Local engine").toStdString());
-        p.kind = core::EndpointKind::Local;
-        store_.profiles.push_back(p);
-        model_->reset();
-        select(int(store_.profiles.size()) - 1);
-    });
-    connect(add_remote, &QPushButton::clicked, this, [this] {
-        core::EndpointProfile p;
-        p.name = store_.uniqueName(tr("Server").toStdString());
-        p.kind = core::EndpointKind::Auto;
-        p.url = core::kDefaultServerUrl;
-        store_.profiles.push_back(p);
-        model_->reset();
-        select(int(store_.profiles.size()) - 1);
-    });
-    connect(remove, &QPushButton::clicked, this, [this] {
-        const int row = currentRow();
-        if (row < 0 || store_.profiles.size() <= 1) return;
-        store_.profiles.erase(store_.profiles.begin() + row);
-        current_row_ = -1;
-        if (!store_.find(store_.active)) store_.active = store_.profiles.front().name;
-        model_->reset();
-        select(std::min(row, int(store_.profiles.size()) - 1));
-    });
-    connect(activate, &QPushButton::clicked, this, [this] {
-        saveForm();
-        const int row = currentRow();
-        if (row < 0) return;
-        store_.active = store_.profiles[size_t(row)].name;
-        model_->reset();
-        select(row);
-    });
-    connect(test_, &QPushButton::clicked, this, &EndpointsDialog::testConnection);
-    connect(save_token_, &QPushButton::clicked, this, [this] { saveSecret(false); });
-    connect(save_server_key_, &QPushButton::clicked, this, [this] { saveSecret(true); });
-    connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
-        status_->setText(watcher_.result());
-        test_->setEnabled(true);
-    });
-
-    const auto* active = store_.activeProfile();
-    int row = 0;
-    for (size_t i = 0; i < store_.profiles.size(); ++i)
-        if (active && store_.profiles[i].name == active->name) row = int(i);
-    select(row);
-    resize(760, 440);
 }
 
-EndpointsDialog::~EndpointsDialog() {
-    watcher_.waitForFinished();
-}
+EndpointsDialog::~EndpointsDialog() = default;  // the tester cancels and waits for its worker
 
 int EndpointsDialog::currentRow() const {
     return current_row_ >= 0 && current_row_ < int(store_.profiles.size()) ? current_row_ : -1;
@@ -346,10 +359,40 @@ void EndpointsDialog::saveSecret(bool server_key) {
                                    : tr("Saved in the system keychain (never in settings)."));
 }
 
+namespace {
+
+// What the status label says of a profile's backend and its /health (run on a worker thread).
+QString connectionReport(const core::EndpointProfile& profile, const core::ProfileSecrets& secrets,
+                         const core::CancelToken& cancel) {
+    auto backend = core::make_profile_backend(profile, secrets, cancel);
+    if (!backend) return QStringLiteral("⚠ ") + QString::fromStdString(backend.error().message);
+    auto health = (*backend)->health(cancel);
+    if (!health) return QStringLiteral("⚠ ") + QString::fromStdString(health.error().message);
+    const auto& h = *health;
+    QString text = EndpointsDialog::tr("✔ Ready");
+    if (!h.ready) text = EndpointsDialog::tr("… Reachable, not ready yet");
+    QStringList parts;
+    if (!h.kind.empty())
+        parts << EndpointsDialog::tr("protocol %1").arg(QString::fromStdString(h.kind));
+    if (!h.server.empty())
+        parts << QString::fromStdString(h.server + (h.version.empty() ? "" : " " + h.version));
+    if (!h.model.empty())
+        parts << EndpointsDialog::tr("model %1").arg(QString::fromStdString(h.model));
+    if (!h.device.empty()) parts << QString::fromStdString(h.device);
+    if (!parts.isEmpty()) text += QStringLiteral(": ") + parts.join(QStringLiteral(", "));
+    return text;
+}
+
+}  // namespace
+
+bool EndpointsDialog::testRunning() const {
+    return tester_->busy();
+}
+
 void EndpointsDialog::testConnection() {
     saveForm();
     const int row = currentRow();
-    if (row < 0 || watcher_.isRunning()) return;
+    if (row < 0 || tester_->busy()) return;
     const core::EndpointProfile profile = store_.profiles[size_t(row)];
     // Secrets are read here (the keychain runs on this thread's event loop); the network and
     // the model load run on a worker.
@@ -360,22 +403,13 @@ void EndpointsDialog::testConnection() {
     }
     status_->setText(profile.remote() ? tr("Connecting…") : tr("Loading the model…"));
     test_->setEnabled(false);
-    watcher_.setFuture(QtConcurrent::run([profile, secrets = secrets.value()]() -> QString {
-        auto backend = core::make_profile_backend(profile, secrets);
-        if (!backend) return QStringLiteral("⚠ ") + QString::fromStdString(backend.error().message);
-        auto health = (*backend)->health({});
-        if (!health) return QStringLiteral("⚠ ") + QString::fromStdString(health.error().message);
-        const auto& h = *health;
-        QString text = h.ready ? tr("✔ Ready") : tr("… Reachable, not ready yet");
-        QStringList parts;
-        if (!h.kind.empty()) parts << tr("protocol %1").arg(QString::fromStdString(h.kind));
-        if (!h.server.empty())
-            parts << QString::fromStdString(h.server + (h.version.empty() ? "" : " " + h.version));
-        if (!h.model.empty()) parts << tr("model %1").arg(QString::fromStdString(h.model));
-        if (!h.device.empty()) parts << QString::fromStdString(h.device);
-        if (!parts.isEmpty()) text += QStringLiteral(": ") + parts.join(QStringLiteral(", "));
-        return text;
-    }));
+    tester_->start([this, profile, secrets = secrets.value()](const core::WorkerRunner::Job& job) {
+        const QString text = connectionReport(profile, secrets, job.cancel());
+        job.finish([this, text] {
+            status_->setText(text);
+            test_->setEnabled(true);
+        });
+    });
 }
 
 }  // namespace ui

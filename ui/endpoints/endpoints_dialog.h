@@ -5,7 +5,6 @@
 
 #include <QAbstractListModel>
 #include <QDialog>
-#include <QFutureWatcher>
 
 #include "core/endpoint_profiles.h"
 
@@ -17,6 +16,11 @@ class QLineEdit;
 class QListView;
 class QPushButton;
 class QStackedWidget;
+class QVBoxLayout;
+
+namespace core {
+class WorkerRunner;
+}
 
 namespace ui {
 
@@ -43,9 +47,15 @@ class EndpointsDialog : public QDialog {
     // Starts the connection test of the selected profile; the status label tells the result.
     void testConnection();
     QString statusText() const;
-    bool testRunning() const { return watcher_.isRunning(); }
+    bool testRunning() const;
 
   private:
+    // The parts of the dialog: the profile list with its buttons, the local engine's page, the
+    // server's page, and the form's edits saved into the profile.
+    QVBoxLayout* buildList();
+    QWidget* buildLocalPage();
+    QWidget* buildRemotePage();
+    void connectForm();
     void loadForm();
     void saveForm();
     void updateVisibility();
@@ -74,7 +84,7 @@ class EndpointsDialog : public QDialog {
     QLabel* status_;
     bool loading_ = false;
     int current_row_ = -1;
-    QFutureWatcher<QString> watcher_;
+    core::WorkerRunner* tester_;  // the connection test
 };
 
 }  // namespace ui

@@ -88,31 +88,64 @@ QColor ResultCard::labelColor(int label, const QPalette& palette) {
     return dark(palette) ? QColor::fromHsv(hue, 150, 230) : QColor::fromHsv(hue, 200, 190);
 }
 
-ResultCard::Layout ResultCard::layoutFor(int width) const {
+// What the parts of a card's layout share: the fonts, the columns, the running y and the parts
+// placed so far.
+struct ResultCard::LayoutContext {
+    LayoutContext(const QFont& font, const QFont& bold_font, int width)
+        : fm(font), bfm(bold_font), right(width - kPad) {
+        inner = std::max(40, right - left);
+        line = std::max(fm.height(), bfm.height());
+    }
+    void add(Part::Kind kind, QRect rect, QString text, int index, bool bold) {
+        out.parts.append(Part{kind, rect, std::move(text), index, bold});
+    }
+
+    const QFontMetrics fm, bfm;
+    const int left = kPad;
+    const int right;
+    int inner = 0, line = 0;
+    int y = kPad;
     Layout out;
-    if (!index_.isValid()) return out;
+};
+
+namespace {
+// A text that may not fit `room`: elided only then (a reader sees "…", never a cut glyph).
+QString fit(const QFontMetrics& m, const QString& text, int room) {
+    return m.horizontalAdvance(text) <= room ? text : m.elidedText(text, Qt::ElideRight, room);
+}
+}  // namespace
+
+ResultCard::Layout ResultCard::layoutFor(int width) const {
+    if (!index_.isValid()) return {};
     QFont bold_font = font();
     bold_font.setBold(true);
-    const QFontMetrics fm(font()), bfm(bold_font);
-    const int left = kPad, right = width - kPad, inner = std::max(40, right - left);
-    const int line = std::max(fm.height(), bfm.height());
-    auto add = [&out](Part::Kind kind, QRect rect, QString text = {}, int index = -1,
-                      bool bold = false) {
-        out.parts.append(Part{kind, rect, std::move(text), index, bold});
-    };
-    // A text that may not fit `room`: elided only then (a reader sees "…", never a cut glyph).
-    auto fit = [](const QFontMetrics& m, const QString& text, int room) {
-        return m.horizontalAdvance(text) <= room ? text : m.elidedText(text, Qt::ElideRight, room);
-    };
-
-    const QString id = index_.data(ResultsModel::IdRole).toString();
-    const QStringList labels = index_.data(ResultsModel::LabelsRole).toStringList();
-    const QStringList alts = index_.data(ResultsModel::AlternativesRole).toStringList();
-    const QList<double> mean = means(index_);
-    const int winner = index_.data(ResultsModel::WinnerRole).toInt();
+    LayoutContext c(font(), bold_font, width);
     const QString skipped = index_.data(ResultsModel::SkipRole).toString();
-    int y = kPad;
+    layoutHeader(c, skipped);
+    if (!skipped.isEmpty()) {
+        // No reads, so no bars, badge or draws; say why.
+        const QRect r =
+            c.fm.boundingRect(QRect(c.left, c.y, c.inner, 10000), Qt::TextWordWrap, skipped);
+        c.add(Part::Reason, QRect(c.left, c.y, c.inner, r.height()), skipped, -1, false);
+        c.out.height = c.y + r.height() + kPad;
+        return c.out;
+    }
+    layoutStatistics(c);
+    layoutBars(c);
+    layoutDraws(c);
+    c.out.height = c.y + kPad;
+    return c.out;
+}
 
+void ResultCard::layoutHeader(LayoutContext& c, const QString& skipped) const {
+    const QFontMetrics &fm = c.fm, &bfm = c.bfm;
+    const int left = c.left, right = c.right, inner = c.inner, line = c.line;
+    int& y = c.y;
+    auto add = [&c](Part::Kind kind, QRect rect, QString text = {}, int index = -1,
+                    bool bold = false) { c.add(kind, rect, std::move(text), index, bold); };
+    const QString id = index_.data(ResultsModel::IdRole).toString();
+    const QStringList alts = index_.data(ResultsModel::AlternativesRole).toStringList();
+    const int winner = index_.data(ResultsModel::WinnerRole).toInt();
     // Header: the id, the answer and the badge, on one line where they fit, else flowing on.
     const QString title = fit(bfm, id, inner);
     add(Part::Title, QRect(left, y, bfm.horizontalAdvance(title), line), title, -1, true);
@@ -139,15 +172,14 @@ ResultCard::Layout ResultCard::layoutFor(int width) const {
             fit(fm, hesitation, inner - 16));
     }
     y += header_h;
+}
 
-    if (!skipped.isEmpty()) {
-        // No reads, so no bars, badge or draws; say why.
-        const QRect r = fm.boundingRect(QRect(left, y, inner, 10000), Qt::TextWordWrap, skipped);
-        add(Part::Reason, QRect(left, y, inner, r.height()), skipped);
-        out.height = y + r.height() + kPad;
-        return out;
-    }
-
+void ResultCard::layoutStatistics(LayoutContext& c) const {
+    const QFontMetrics& fm = c.fm;
+    const int left = c.left, inner = c.inner;
+    int& y = c.y;
+    auto add = [&c](Part::Kind kind, QRect rect, QString text = {}, int index = -1,
+                    bool bold = false) { c.add(kind, rect, std::move(text), index, bold); };
     // Statistics, flowing onto as many lines as the width needs.
     QStringList chunks{
         tr("confidence %1").arg(percent(index_.data(ResultsModel::ConfidenceRole).toDouble(), 1)),
@@ -176,7 +208,18 @@ ResultCard::Layout ResultCard::layoutFor(int width) const {
     }
     flush();
     y += 6;
+}
 
+void ResultCard::layoutBars(LayoutContext& c) const {
+    const QFontMetrics &fm = c.fm, &bfm = c.bfm;
+    const int left = c.left, right = c.right, inner = c.inner, line = c.line;
+    int& y = c.y;
+    auto add = [&c](Part::Kind kind, QRect rect, QString text = {}, int index = -1,
+                    bool bold = false) { c.add(kind, rect, std::move(text), index, bold); };
+    const QStringList labels = index_.data(ResultsModel::LabelsRole).toStringList();
+    const QStringList alts = index_.data(ResultsModel::AlternativesRole).toStringList();
+    const QList<double> mean = means(index_);
+    const int winner = index_.data(ResultsModel::WinnerRole).toInt();
     // Bars: label | track | value on one row, or the label above its track when the labels
     // would leave the track too little room.
     const int row_h = line + 8;
@@ -218,7 +261,14 @@ ResultCard::Layout ResultCard::layoutFor(int width) const {
             value, i, is_winner);
         y += row_h;
     }
+}
 
+void ResultCard::layoutDraws(LayoutContext& c) const {
+    const QFontMetrics& fm = c.fm;
+    const int left = c.left, right = c.right;
+    int& y = c.y;
+    auto add = [&c](Part::Kind kind, QRect rect, QString text = {}, int index = -1,
+                    bool bold = false) { c.add(kind, rect, std::move(text), index, bold); };
     // The agreement strip: marks wrap onto more lines; the agreement text follows the last
     // mark, or starts a line of its own.
     const auto per_read = index_.data(ResultsModel::PerReadRole).value<QList<QList<double>>>();
@@ -250,8 +300,6 @@ ResultCard::Layout ResultCard::layoutFor(int width) const {
         add(Part::Agreement, QRect(ax, y, fm.horizontalAdvance(shown), fm.height()), shown);
         y += strip_line;
     }
-    out.height = y + kPad;
-    return out;
 }
 
 int ResultCard::heightForWidth(int width) const {

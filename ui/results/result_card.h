@@ -80,6 +80,13 @@ class ResultCard : public QWidget, public PaintedItems {
     void resizeEvent(QResizeEvent* event) override;
 
   private:
+    // layoutFor's parts, each placing its items below the previous ones.
+    struct LayoutContext;
+    void layoutHeader(LayoutContext& c, const QString& skipped) const;
+    void layoutStatistics(LayoutContext& c) const;
+    void layoutBars(LayoutContext& c) const;
+    void layoutDraws(LayoutContext& c) const;
+
     QRect partRect(Part::Kind kind, int index) const;
     QPersistentModelIndex index_;
 };

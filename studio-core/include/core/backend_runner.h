@@ -1,15 +1,15 @@
 #pragma once
-// Runs one blocking Backend call at a time on a worker thread (QThreadPool) and reports back on
-// the owner's thread through signals, so the UI thread never waits on the engine or the network.
-// A newer call or cancel() makes the results of an older one stale: they are dropped, never
-// delivered late.
+// Runs one blocking Backend call at a time on a worker thread (core::WorkerRunner) and reports
+// back on the owner's thread through signals, so the UI thread never waits on the engine or the
+// network. A newer call or cancel() makes the results of an older one stale: they are dropped,
+// never delivered late.
 
 #include <QObject>
 #include <QString>
-#include <atomic>
 #include <memory>
 
 #include "core/backend.h"
+#include "core/worker_runner.h"
 
 namespace core {
 
@@ -26,7 +26,7 @@ class BackendRunner : public QObject {
 
     void setBackend(std::shared_ptr<Backend> backend);
     std::shared_ptr<Backend> backend() const { return backend_; }
-    bool busy() const { return busy_; }
+    bool busy() const { return worker_->busy(); }
 
     // Each starts a call (cancelling a running one); false when no backend is set.
     bool decide(DecideRequest request);
@@ -45,15 +45,12 @@ class BackendRunner : public QObject {
     void busyChanged(bool busy);
 
   private:
-    template <class Work>
-    bool start(Work work);
-    void setBusy(bool busy);
+    // Runs `call(backend, progress, cancel)` on the worker; its result goes to `done` or failed.
+    template <class Call, class Done>
+    bool start(Call call, Done done);
 
     std::shared_ptr<Backend> backend_;
-    CancelToken cancel_;
-    uint64_t generation_ = 0;  // which call's results are current (UI thread only)
-    bool busy_ = false;
-    std::shared_ptr<std::atomic<int>> running_ = std::make_shared<std::atomic<int>>(0);
+    WorkerRunner* worker_;
 };
 
 }  // namespace core

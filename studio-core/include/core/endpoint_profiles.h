@@ -45,6 +45,7 @@ struct EndpointProfile {
     std::string tokenizer_dir;
 
     bool remote() const { return kind != EndpointKind::Local; }
+    bool operator==(const EndpointProfile&) const = default;
     // "Local engine · tiny (cpu)", "dgem chat · http://host:8080/v1"; never a secret.
     std::string summary() const;
 };
@@ -78,6 +79,11 @@ struct ProfileSecrets {
     std::string server_key;
 };
 Result<ProfileSecrets> read_profile_secrets(const EndpointProfile& profile, const EnvLookup& env);
+
+// Where a profile decides, as the typed description core/backend_factory.h builds from; errors
+// name the profile and what is missing (a model folder, a URL).
+struct BackendSpec;
+Result<BackendSpec> backend_spec(const EndpointProfile& profile, const ProfileSecrets& secrets);
 
 // Builds the backend for a profile (blocking: a local profile loads its model, a remote Auto
 // profile asks /health; run it off the UI thread). A local load reports its stages through
