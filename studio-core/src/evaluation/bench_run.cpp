@@ -185,9 +185,11 @@ Result<fs::path> RunStore::create(const std::string& suite_path) const {
 std::vector<fs::path> RunStore::kept() const {
     std::vector<fs::path> out;
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(dir_, ec))
-        if (entry.is_directory() && fs::exists(entry.path() / "run.json"))
+    for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+        std::error_code entry_ec;  // an unreadable entry is not a kept run, not an error
+        if (entry.is_directory(entry_ec) && fs::exists(entry.path() / "run.json", entry_ec))
             out.push_back(entry.path());
+    }
     std::sort(out.begin(), out.end(),
               [](const fs::path& a, const fs::path& b) { return a.filename() > b.filename(); });
     return out;
