@@ -126,8 +126,8 @@ engine::Result<core::eval::RunSettings> run_settings(const cli::Args& args,
     return s;
 }
 
-engine::Result<core::eval::RunResult> run_suite(core::eval::EvalRunner& runner,
-                                                const core::eval::Suite& suite) {
+engine::Result<core::eval::BenchResult> run_with_progress(std::shared_ptr<core::Backend> backend,
+                                                          core::eval::BenchRunInput input) {
     engine::CancelToken cancel;
     g_cancel = &cancel;
     struct sigaction sa {};
@@ -139,6 +139,7 @@ engine::Result<core::eval::RunResult> run_suite(core::eval::EvalRunner& runner,
     sigaction(SIGTERM, &sa, &old_term);
 
     const bool tty = ::isatty(STDERR_FILENO) == 1;
+    const std::string journal = input.settings.journal_path;
     std::mutex out;
     bool first = true;
     auto progress = [&](const core::eval::RunProgress& p) {
@@ -147,7 +148,7 @@ engine::Result<core::eval::RunResult> run_suite(core::eval::EvalRunner& runner,
             first = false;
             std::cerr << "dgem: " << p.total << " items";
             if (p.resumed) std::cerr << ", " << p.resumed << " already in the journal";
-            std::cerr << ", journal " << runner.settings().journal_path << "\n";
+            std::cerr << ", journal " << journal << "\n";
         }
         if (!p.last) return;
         const std::string rate = fixed(p.items_per_s, 2) + " items/s";
@@ -166,27 +167,26 @@ engine::Result<core::eval::RunResult> run_suite(core::eval::EvalRunner& runner,
                       << eta_text(p.eta_s) << ")\n";
         }
     };
-    auto result = runner.run(suite, progress, cancel);
+    auto result = core::eval::run_bench(std::move(backend), std::move(input), progress, cancel);
     sigaction(SIGINT, &old_int, nullptr);
     sigaction(SIGTERM, &old_term, nullptr);
     g_cancel = nullptr;
-    if (tty && result && result->cancelled) std::cerr << "\n";
+    if (tty && result && result->run.cancelled) std::cerr << "\n";
     return result;
 }
 
-std::variant<core::eval::RunResult, int> run_on_endpoint(const cli::Args& args,
-                                                         const core::eval::RunSettings& settings,
-                                                         const core::eval::Suite& suite,
-                                                         const char* noun) {
+std::variant<core::eval::BenchResult, int> run_on_endpoint(const cli::Args& args,
+                                                           core::eval::BenchRunInput input,
+                                                           const char* noun) {
     auto backend = dgem::make_backend(args);
     if (!backend) return cli::fail(backend.error());
     std::shared_ptr<core::Backend> shared(std::move(backend.value()));
-    core::eval::EvalRunner runner(shared, settings);
-    auto result = run_suite(runner, suite);
+    const std::string journal = input.settings.journal_path;
+    auto result = run_with_progress(shared, std::move(input));
     if (!result) return cli::fail(result.error());
-    if (result->cancelled) {
-        std::cerr << "dgem: interrupted: " << result->records.size() << " of " << suite.items.size()
-                  << " " << noun << " are in " << settings.journal_path
+    if (result->run.cancelled) {
+        std::cerr << "dgem: interrupted: " << result->run.records.size() << " of "
+                  << result->suite.items.size() << " " << noun << " are in " << journal
                   << "; run the same command with --resume to continue\n";
         return cli::kExitCancelled;
     }

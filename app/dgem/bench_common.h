@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cli.h"
-#include "core/eval_runner.h"
+#include "core/bench_run.h"
 
 namespace dgem::bench {
 
@@ -19,17 +19,17 @@ std::vector<cli::OptionSpec> runner_options();
 engine::Result<core::eval::RunSettings> run_settings(const cli::Args& args,
                                                      const std::string& default_journal);
 
-// Runs with the progress display on stderr; Ctrl+C (SIGINT) and SIGTERM cancel the run.
-engine::Result<core::eval::RunResult> run_suite(core::eval::EvalRunner& runner,
-                                                const core::eval::Suite& suite);
+// Runs the bench on `backend` with the progress display on stderr; Ctrl+C (SIGINT) and SIGTERM
+// cancel the run.
+engine::Result<core::eval::BenchResult> run_with_progress(std::shared_ptr<core::Backend> backend,
+                                                          core::eval::BenchRunInput input);
 
-// Runs the suite on the endpoint the flags name (--local, -u, ...). A run interrupted by Ctrl+C
+// Runs the bench on the endpoint the flags name (--local, -u, ...). A run interrupted by Ctrl+C
 // says where its journal is and how to continue ("items"/"cases" is `noun`) and gives
-// kExitCancelled; other failures give their exit code. Otherwise the finished run.
-std::variant<core::eval::RunResult, int> run_on_endpoint(const cli::Args& args,
-                                                         const core::eval::RunSettings& settings,
-                                                         const core::eval::Suite& suite,
-                                                         const char* noun);
+// kExitCancelled; other failures give their exit code. Otherwise the finished, scored run.
+std::variant<core::eval::BenchResult, int> run_on_endpoint(const cli::Args& args,
+                                                           core::eval::BenchRunInput input,
+                                                           const char* noun);
 
 // Parses a whole number / a real number flag; errors name the flag and what is accepted.
 engine::Result<long long> int_flag(const cli::Args& args, const std::string& name,

@@ -78,38 +78,21 @@ int run_bench(const cli::Args& args) {
     settings->mode = *run_mode;
     settings->generative_max_tokens = static_cast<int>(*max_tokens);
     settings->extra = {{"command", "bench"}, {"dataset", *path}};
-    auto ran = dgem::bench::run_on_endpoint(args, *settings, *suite, "cases");
+    ev::BenchRunInput input;
+    input.suite = std::move(*suite);
+    input.dataset_path = *path;
+    input.settings = std::move(*settings);
+    auto ran = dgem::bench::run_on_endpoint(args, std::move(input), "cases");
     if (const int* code = std::get_if<int>(&ran)) return *code;
-    auto result = &std::get<ev::RunResult>(ran);
-    ev::SuiteScore score = ev::score_suite(*suite, result->records);
-    json report = {
-        {"program", "dgem bench"},
-        {"version", DS_VERSION},
-        {"mode", mode},
-        {"dataset", {{"path", *path}, {"sha256", suite->sha256}, {"cases", suite->items.size()}}},
-        {"backend", result->header.value("backend", std::string())},
-        {"run", result->header},
-        {"wall_s", result->wall_s},
-        {"cases", ev::suite_items_json(*suite, result->records)},
-        {"score", ev::to_json(score)}};
+    const ev::BenchResult& result = std::get<ev::BenchResult>(ran);
+    const ev::SuiteScore& score = *result.suite_score;
+    const json report = ev::result_document(result, "dgem bench");
     const bool generative = *run_mode != ev::RunMode::Slot;
-    core::compare::SuiteComparison comparison;
-    if (generative) {
-        comparison = core::compare::compare_suite(*suite, result->records);
-        report["comparison"] = comparison.to_json();
-    }
     if (*target) {
-        core::report::BenchInput in;
-        in.suite = *suite;
-        in.dataset_path = *path;
-        in.records = result->records;
-        in.settings = result->header;
-        in.wall_s = result->wall_s;
-        in.suite_score = score;
-        in.with_comparison = generative;
+        core::report::BenchInput in = ev::report_input(result);
         in.extra = report;
-        in.provenance = core::report::make_provenance(
-            "dgem bench", result->header.value("backend", std::string()), std::string());
+        in.provenance =
+            core::report::make_provenance("dgem bench", result.backend(), std::string());
         if (auto w = dgem::write_report(**target, core::report::bench_report(in)); !w)
             return cli::fail(w.error());
     }
@@ -144,9 +127,9 @@ int run_bench(const cli::Args& args) {
         << fixed(score.reliability.ece, 4) << ", Brier " << fixed(score.brier, 4)
         << ", latency p50 " << (score.p50_s ? fixed(*score.p50_s, 3) : "-") << " s, p95 "
         << (score.p95_s ? fixed(*score.p95_s, 3) : "-") << " s\n"
-        << suite->items.size() << " cases in " << fixed(result->wall_s, 1) << " s on "
-        << result->header.value("backend", std::string()) << "\n";
-    if (generative) print_side_by_side(comparison, *run_mode, out);
+        << result.suite.items.size() << " cases in " << fixed(result.run.wall_s, 1) << " s on "
+        << result.backend() << "\n";
+    if (generative && result.comparison) print_side_by_side(*result.comparison, *run_mode, out);
     if (args.has("json")) std::cout << report.dump(2) << "\n";
     return cli::kExitOk;
 }

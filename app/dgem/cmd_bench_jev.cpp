@@ -213,6 +213,90 @@ std::string default_dataset() {
     return app_paths::jevbench_dir() + "/jevbench_public.jsonl";
 }
 
+// The scoring flags: endpoint kind, price, temperature variants, the sealed accuracy.
+engine::Result<ev::RunScoreOptions> scoring_options(const cli::Args& args) {
+    ev::RunScoreOptions so;
+    auto kind = ev::parse_endpoint_kind(args.get("endpoint-kind", "gpu"));
+    if (!kind)
+        return engine::bad_input("--endpoint-kind " + args.get("endpoint-kind") +
+                                 ": accepted: gpu, api, cpu (or demo, unknown)");
+    so.endpoint_kind = *kind;
+    if (args.has("usd-per-1k")) {
+        auto usd = dgem::bench::real_flag(args, "usd-per-1k", 0, 1e-12, 1e9);
+        if (!usd) return usd.error();
+        so.usd_per_1k = *usd;
+    }
+    so.cost_estimate = args.has("cost-estimate");
+    if (args.has("temperature-scale")) {
+        auto t = dgem::bench::real_flag(args, "temperature-scale", 1, 1e-3, 1000);
+        if (!t) return t.error();
+        so.temperature = *t;
+    }
+    so.auto_temperature = args.has("auto-temperature");
+    if (so.auto_temperature && so.temperature)
+        return engine::bad_input("give --temperature-scale or --auto-temperature, not both");
+    if (args.has("sealed-acc")) {
+        auto a = dgem::bench::real_flag(args, "sealed-acc", 0, 0, 1);
+        if (!a) return a.error();
+        so.sealed_accuracy = *a;
+    }
+    return so;
+}
+
+// The dataset, checked against the lock when --lockfile is given, with the filter flags applied
+// (recorded in `filter`).
+engine::Result<ev::Suite> filtered_suite(const cli::Args& args, const std::string& dataset,
+                                         const std::string& lock_path, ev::SuiteFilter& filter) {
+    auto suite = ev::load_jevbench(dataset);
+    if (!suite) return suite.error();
+    if (args.has("lockfile")) {
+        auto checked = check_lock(lock_path, dataset, suite->sha256);
+        if (!checked) return checked.error();
+    }
+    filter.tier = args.get("tier");
+    filter.family = args.get("family");
+    filter.topic = args.get("topic");
+    auto offset = dgem::bench::int_flag(args, "offset", 0, 0, 1000000);
+    if (!offset) return offset.error();
+    auto limit = dgem::bench::int_flag(args, "limit", 0, 0, 1000000);
+    if (!limit) return limit.error();
+    filter.offset = static_cast<size_t>(*offset);
+    filter.limit = static_cast<size_t>(*limit);
+    ev::apply_filter(*suite, filter);
+    if (suite->items.empty())
+        return engine::bad_input("no items left after -T/--family/--topic/--offset/-n");
+    return suite;
+}
+
+// --compare-leaderboard: the published rows (default file beside the dataset).
+engine::Result<std::optional<ev::Leaderboard>> leaderboard_flag(const cli::Args& args,
+                                                                const std::filesystem::path& dir) {
+    if (!args.has("compare-leaderboard")) return std::optional<ev::Leaderboard>();
+    const std::string lb_path = args.get(
+        "leaderboard",
+        (dir.empty() ? std::filesystem::path("leaderboard_v14.json") : dir / "leaderboard_v14.json")
+            .string());
+    auto lb = ev::load_leaderboard(lb_path);
+    if (!lb) return lb.error();
+    return std::optional<ev::Leaderboard>(std::move(*lb));
+}
+
+void print_run(const cli::Args& args, const ev::BenchResult& result, std::ostream& out) {
+    const ev::RunScore& score = *result.run_score;
+    print_groups("tier", score.by_tier, out);
+    print_groups("family", score.by_family, out);
+    print_groups("topic", score.by_topic, out);
+    print_scorecard(score, out);
+    print_reliability(score, out);
+    print_extras(score, out);
+    if (result.leaderboard) print_leaderboard(*result.leaderboard, score, out);
+    out << "\n"
+        << result.suite.items.size() << " items in " << fixed(result.run.wall_s, 1) << " s on "
+        << result.backend();
+    if (auto o = args.find("output")) out << "; written to " << *o;
+    out << "\n";
+}
+
 int run_bench_jev(const cli::Args& args) {
     const std::string dataset = args.get("dataset", default_dataset());
     const std::filesystem::path dir = std::filesystem::path(dataset).parent_path();
@@ -223,64 +307,20 @@ int run_bench_jev(const cli::Args& args) {
     if (args.has("sync")) return run_sync(args, dataset, lock_path);
     if (args.has("from")) return cli::fail_bad_input("--from DIR goes with --sync");
 
-    ev::RunScoreOptions so;
-    auto kind = ev::parse_endpoint_kind(args.get("endpoint-kind", "gpu"));
-    if (!kind)
-        return cli::fail_bad_input("--endpoint-kind " + args.get("endpoint-kind") +
-                                   ": accepted: gpu, api, cpu (or demo, unknown)");
-    so.endpoint_kind = *kind;
-    if (args.has("usd-per-1k")) {
-        auto usd = dgem::bench::real_flag(args, "usd-per-1k", 0, 1e-12, 1e9);
-        if (!usd) return cli::fail(usd.error());
-        so.usd_per_1k = *usd;
-    }
-    so.cost_estimate = args.has("cost-estimate");
-    if (args.has("temperature-scale")) {
-        auto t = dgem::bench::real_flag(args, "temperature-scale", 1, 1e-3, 1000);
-        if (!t) return cli::fail(t.error());
-        so.temperature = *t;
-    }
-    so.auto_temperature = args.has("auto-temperature");
-    if (so.auto_temperature && so.temperature)
-        return cli::fail_bad_input("give --temperature-scale or --auto-temperature, not both");
-    if (args.has("sealed-acc")) {
-        auto a = dgem::bench::real_flag(args, "sealed-acc", 0, 0, 1);
-        if (!a) return cli::fail(a.error());
-        so.sealed_accuracy = *a;
-    }
-
+    ev::BenchRunInput input;
+    auto scoring = scoring_options(args);
+    if (!scoring) return cli::fail(scoring.error());
+    input.scoring = *scoring;
     auto target = dgem::report_target(args);
     if (!target) return cli::fail(target.error());
-    auto suite = ev::load_jevbench(dataset);
-    if (!suite) return cli::fail(suite.error());
-    if (args.has("lockfile")) {
-        auto checked = check_lock(lock_path, dataset, suite->sha256);
-        if (!checked) return cli::fail(checked.error());
-    }
     ev::SuiteFilter filter;
-    filter.tier = args.get("tier");
-    filter.family = args.get("family");
-    filter.topic = args.get("topic");
-    auto offset = dgem::bench::int_flag(args, "offset", 0, 0, 1000000);
-    if (!offset) return cli::fail(offset.error());
-    auto limit = dgem::bench::int_flag(args, "limit", 0, 0, 1000000);
-    if (!limit) return cli::fail(limit.error());
-    filter.offset = static_cast<size_t>(*offset);
-    filter.limit = static_cast<size_t>(*limit);
-    ev::apply_filter(*suite, filter);
-    if (suite->items.empty())
-        return cli::fail_bad_input("no items left after -T/--family/--topic/--offset/-n");
-
-    std::optional<ev::Leaderboard> leaderboard;
-    if (args.has("compare-leaderboard")) {
-        const std::string lb_path =
-            args.get("leaderboard", (dir.empty() ? std::filesystem::path("leaderboard_v14.json")
-                                                 : dir / "leaderboard_v14.json")
-                                        .string());
-        auto lb = ev::load_leaderboard(lb_path);
-        if (!lb) return cli::fail(lb.error());
-        leaderboard = std::move(*lb);
-    }
+    auto suite = filtered_suite(args, dataset, lock_path, filter);
+    if (!suite) return cli::fail(suite.error());
+    input.suite = std::move(*suite);
+    input.dataset_path = dataset;
+    auto leaderboard = leaderboard_flag(args, dir);
+    if (!leaderboard) return cli::fail(leaderboard.error());
+    input.leaderboard = std::move(*leaderboard);
 
     auto settings = dgem::bench::run_settings(args, "bench-jev.journal.jsonl");
     if (!settings) return cli::fail(settings.error());
@@ -292,62 +332,21 @@ int run_bench_jev(const cli::Args& args) {
                          {"topic", filter.topic},
                          {"offset", filter.offset},
                          {"limit", filter.limit}}}};
-    auto ran = dgem::bench::run_on_endpoint(args, *settings, *suite, "items");
+    input.settings = std::move(*settings);
+    auto ran = dgem::bench::run_on_endpoint(args, std::move(input), "items");
     if (const int* code = std::get_if<int>(&ran)) return *code;
-    auto result = &std::get<ev::RunResult>(ran);
+    const ev::BenchResult& result = std::get<ev::BenchResult>(ran);
 
-    auto items = ev::scored_items(*suite, result->records);
-    ev::RunScore score = ev::score_run(items, so);
-    json report = {
-        {"program", "dgem bench-jev"},
-        {"version", DS_VERSION},
-        {"protocol", "jevbench::v1.4 (public items; scorer after fstandhartinger/jevbench)"},
-        {"dataset",
-         {{"path", dataset},
-          {"sha256", suite->sha256},
-          {"items_in_file", suite->total_in_file},
-          {"items_run", suite->items.size()}}},
-        {"backend", result->header.value("backend", std::string())},
-        {"run", result->header},
-        {"wall_s", result->wall_s},
-        {"resumed_items", result->resumed},
-        {"items", ev::jev_items_json(items, result->records)},
-        {"score", ev::to_json(score)},
-    };
-    if (leaderboard) {
-        json rows = json::array();
-        for (const auto& r : leaderboard->rows)
-            rows.push_back({{"key", r.key}, {"rank", r.rank}, {"score", r.score}});
-        report["leaderboard"] = {{"revision", leaderboard->revision}, {"rows", rows}};
-    }
+    const json report = ev::result_document(result, "dgem bench-jev");
     if (*target) {
-        core::report::BenchInput in;
-        in.suite = *suite;
-        in.dataset_path = dataset;
-        in.records = result->records;
-        in.settings = result->header;
-        in.wall_s = result->wall_s;
-        in.run_score = score;
-        in.leaderboard = leaderboard;
+        core::report::BenchInput in = ev::report_input(result);
         in.extra = report;
-        in.provenance = core::report::make_provenance(
-            "dgem bench-jev", result->header.value("backend", std::string()), std::string());
+        in.provenance =
+            core::report::make_provenance("dgem bench-jev", result.backend(), std::string());
         if (auto w = dgem::write_report(**target, core::report::bench_report(in)); !w)
             return cli::fail(w.error());
     }
-    std::ostream& out = args.has("json") ? std::cerr : std::cout;
-    print_groups("tier", score.by_tier, out);
-    print_groups("family", score.by_family, out);
-    print_groups("topic", score.by_topic, out);
-    print_scorecard(score, out);
-    print_reliability(score, out);
-    print_extras(score, out);
-    if (leaderboard) print_leaderboard(*leaderboard, score, out);
-    out << "\n"
-        << suite->items.size() << " items in " << fixed(result->wall_s, 1) << " s on "
-        << result->header.value("backend", std::string());
-    if (auto o = args.find("output")) out << "; written to " << *o;
-    out << "\n";
+    print_run(args, result, args.has("json") ? std::cerr : std::cout);
     if (args.has("json")) std::cout << report.dump(2) << "\n";
     return cli::kExitOk;
 }

@@ -8,8 +8,9 @@
 // charts, rescored from the journal. The mode choice asks each item by the slot readout, by
 // generative JSON or both; a run with generative records (RunMode Both, or a kept run holding
 // them) gets a Slot vs generative tab: a table per item and charts (latency of each mode per
-// item, validity and agreement, accuracy of each mode) from core::compare's values. The work
-// runs on a worker thread through core::eval::EvalRunner; this window only shows values.
+// item, validity and agreement, accuracy of each mode) from core::compare's values. The run is
+// the core's bench-run use case (core/bench_run.h: run_bench on a worker thread, the run folder
+// through RunStore); this window turns its widgets into the use case's inputs and shows values.
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -18,33 +19,18 @@
 #include <memory>
 #include <optional>
 
-#include "core/compare.h"
+#include "core/bench_run.h"
 #include "core/endpoint_profiles.h"
-#include "core/eval_report.h"
-#include "core/eval_runner.h"
-#include "core/eval_score.h"
-#include "core/eval_suite.h"
-#include "core/report.h"
+#include "ui/bench/bench_panels.h"
 
 class QAction;
-class QComboBox;
-class QGridLayout;
 class QLabel;
-class QLineEdit;
 class QListWidget;
 class QProgressBar;
-class QPushButton;
-class QSortFilterProxyModel;
-class QSplitter;
-class QSpinBox;
 class QTabWidget;
-class QTableView;
 
 namespace ui {
 
-class BenchItemsModel;
-class ChartWidget;
-class ComparisonItemsModel;
 class ExportReportDialog;
 
 struct BenchWindowOptions {
@@ -82,18 +68,18 @@ class BenchWindow : public QWidget {
     QStringList keptRuns() const;  // run folders, newest first
 
     // What the view shows, for tests and the report: the last scored values.
-    const std::vector<core::eval::ItemRecord>& records() const { return records_; }
-    const std::optional<core::eval::RunScore>& runScore() const { return run_score_; }
-    BenchItemsModel* itemsModel() const { return items_; }
+    const std::vector<core::eval::ItemRecord>& records() const;
+    const std::optional<core::eval::RunScore>& runScore() const;
+    BenchItemsModel* itemsModel() const { return items_page_->model(); }
     // The charts shown, in order: the values core::report's builders made from the scores (the
     // report of this run holds the same ones), each painted by core::report::paint_chart.
-    std::vector<core::report::ReportChart> charts() const;
+    std::vector<core::report::ReportChart> charts() const { return charts_page_->charts(); }
     // The slot-vs-generative comparison of the shown run (when it has generative records).
-    const std::optional<core::compare::SuiteComparison>& suiteComparison() const {
-        return suite_comparison_;
+    const std::optional<core::compare::SuiteComparison>& suiteComparison() const;
+    ComparisonItemsModel* comparisonModel() const { return comparison_page_->model(); }
+    std::vector<core::report::ReportChart> comparisonCharts() const {
+        return comparison_page_->charts();
     }
-    ComparisonItemsModel* comparisonModel() const { return comparison_items_; }
-    std::vector<core::report::ReportChart> comparisonCharts() const;
     QWidget* comparisonPage() const { return comparison_page_; }
     void showComparisonPage();
     QString statusText() const;
@@ -113,75 +99,51 @@ class BenchWindow : public QWidget {
 
   private:
     void buildLayout();
+    void connectControls();
     // A kept run's run.json, with its suite selected; nullopt (and a message) when it is not one.
-    std::optional<nlohmann::json> loadRun(const QString& run_dir);
+    std::optional<core::eval::RunMeta> loadRun(const QString& run_dir);
     void refreshRuns();
     void startRun(const QString& run_dir, bool resume);
     void onProgress(const core::eval::RunProgress& progress,
                     std::optional<core::eval::ItemRecord> last);
     void onFinished();
     void rescore();
-    void showCharts();
     void showComparison();
     void showError(const QString& message);
     void updateActions();
     void writeRunMeta(const QString& status);
-    core::eval::EndpointKind endpointKind() const;
+    core::eval::RunScoreOptions scoreOptions() const;
 
     BenchWindowOptions options_;
     core::EndpointProfileStore endpoints_;
     std::map<std::string, std::shared_ptr<core::Backend>> backends_;  // built per profile
 
-    std::optional<core::eval::Suite> suite_;      // the selected suite, as loaded
-    std::optional<core::eval::Suite> run_suite_;  // what the shown run covers (limit applied)
+    std::optional<core::eval::Suite> suite_;  // the selected suite, as loaded
     QString suite_path_;
-    std::vector<core::eval::ItemRecord> records_;
-    std::optional<core::eval::RunScore> run_score_;
-    std::optional<core::eval::SuiteScore> suite_score_;
+    // The shown run: what it covers (limit applied), its records and scores.
+    std::optional<core::eval::BenchResult> shown_;
     std::optional<core::eval::Leaderboard> leaderboard_;
-    std::optional<core::compare::SuiteComparison> suite_comparison_;
     QString run_dir_;
-    // The shown run's settings (mode, workers, limit, endpoint, suite: what run.json keeps), its
-    // wall time, the backend's description and the model, for the report.
+    core::eval::RunMeta run_meta_;  // what run.json of the running run keeps
+    // The shown run's settings (mode, workers, limit, endpoint, suite: what run.json keeps), the
+    // backend's description and the model, for the report.
     nlohmann::json run_settings_ = nlohmann::json::object();
-    double run_wall_s_ = 0;
     std::string run_endpoint_;
     std::string run_model_;
     QString status_;
     core::CancelToken cancel_;
-    QFutureWatcher<engine::Result<core::eval::RunResult>> watcher_;
+    QFutureWatcher<engine::Result<core::eval::BenchResult>> watcher_;
 
-    QComboBox* suite_box_ = nullptr;
-    QComboBox* profile_box_ = nullptr;
-    QComboBox* kind_box_ = nullptr;
-    QSpinBox* workers_ = nullptr;
-    QSpinBox* limit_ = nullptr;
-    QComboBox* mode_box_ = nullptr;
-    QSpinBox* gen_tokens_ = nullptr;
-    QPushButton* run_button_ = nullptr;
-    QPushButton* cancel_button_ = nullptr;
-    QPushButton* resume_button_ = nullptr;
-    QPushButton* export_button_ = nullptr;
+    BenchControls controls_;
     QAction* export_report_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QLabel* status_label_ = nullptr;
-    QLabel* scorecard_ = nullptr;
+    BenchScorecard* scorecard_ = nullptr;
     QTabWidget* tabs_ = nullptr;
-    QLineEdit* filter_ = nullptr;
-    QTableView* table_ = nullptr;
-    BenchItemsModel* items_ = nullptr;
-    QSortFilterProxyModel* proxy_ = nullptr;
-    QGridLayout* chart_grid_ = nullptr;
-    QList<ChartWidget*> chart_views_;
+    BenchItemsPage* items_page_ = nullptr;
+    BenchChartsPage* charts_page_ = nullptr;
+    BenchComparisonPage* comparison_page_ = nullptr;
     QListWidget* runs_list_ = nullptr;
-    QWidget* comparison_page_ = nullptr;
-    QLabel* comparison_summary_ = nullptr;
-    ComparisonItemsModel* comparison_items_ = nullptr;
-    QSortFilterProxyModel* comparison_proxy_ = nullptr;
-    QGridLayout* comparison_grid_ = nullptr;
-    QSplitter* comparison_split_ = nullptr;
-    QTableView* comparison_table_ = nullptr;
-    QList<ChartWidget*> comparison_views_;
 };
 
 }  // namespace ui

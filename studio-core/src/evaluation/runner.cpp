@@ -363,122 +363,125 @@ Result<JournalContents> read_journal(const std::string& path) {
 
 // ---- the runner --------------------------------------------------------------------------
 
-EvalRunner::EvalRunner(std::shared_ptr<Backend> backend, RunSettings settings)
-    : backend_(std::move(backend)), settings_(std::move(settings)) {}
+namespace {
 
-Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progress,
-                                  const CancelToken& cancel) {
-    const auto started = Clock::now();
-    RunResult result;
-    const int workers = std::max(1, settings_.workers);
-
+// The journal's first line: what was run, how, on what.
+json run_header(const Suite& suite, const RunSettings& settings, int workers,
+                const std::string& backend) {
     std::string ids;
     for (const auto& it : suite.items) ids += it.id + "\n";
-    json header = {{"journal", "decision-studio evaluation journal"},
-                   {"format", 1},
-                   {"suite", suite.name},
-                   {"suite_kind", suite.kind == SuiteKind::JevBench ? "jevbench" : "dgem"},
-                   {"dataset_sha256", suite.sha256},
-                   {"items", suite.items.size()},
-                   {"item_ids_sha256", sha256_hex(ids)},
-                   {"settings",
-                    {{"seed", settings_.seed},
-                     {"mode", std::string(to_string(settings_.mode))},
-                     {"samples", samples_json(settings_.samples)},
-                     {"workers", workers},
-                     {"item_timeout_s", settings_.item_timeout_s},
-                     {"retries", settings_.retries}}},
-                   {"backend", backend_->describe()},
-                   {"program_version", settings_.program_version},
-                   {"started_utc", utc_now()},
-                   {"extra", settings_.extra}};
+    return {{"journal", "decision-studio evaluation journal"},
+            {"format", 1},
+            {"suite", suite.name},
+            {"suite_kind", suite.kind == SuiteKind::JevBench ? "jevbench" : "dgem"},
+            {"dataset_sha256", suite.sha256},
+            {"items", suite.items.size()},
+            {"item_ids_sha256", sha256_hex(ids)},
+            {"settings",
+             {{"seed", settings.seed},
+              {"mode", std::string(to_string(settings.mode))},
+              {"samples", samples_json(settings.samples)},
+              {"workers", workers},
+              {"item_timeout_s", settings.item_timeout_s},
+              {"retries", settings.retries}}},
+            {"backend", backend},
+            {"program_version", settings.program_version},
+            {"started_utc", utc_now()},
+            {"extra", settings.extra}};
+}
 
-    std::map<std::string, ItemRecord> done;
-    JournalWriter writer;
-    if (!settings_.journal_path.empty()) {
-        const std::string& jp = settings_.journal_path;
-        std::error_code ec;
-        bool fresh = true;
-        if (settings_.resume && std::filesystem::exists(jp, ec)) {
-            auto jc = read_journal(jp);
-            if (!jc) return jc.error();
-            if (!jc->header.is_null()) {
-                const json& h = jc->header;
-                auto mismatch = [&](const std::string& what, const json& was, const json& now) {
-                    return engine::bad_input(
-                        jp + ":1: field " + what + ": the journal was written with " + was.dump() +
-                        ", this run has " + now.dump() + "; run without --resume to start over");
-                };
-                if (h.value("dataset_sha256", "") != suite.sha256)
-                    return mismatch("dataset_sha256", h.value("dataset_sha256", ""), suite.sha256);
-                const json hs = h.value("settings", json::object());
-                if (hs.value("seed", json()) != header["settings"]["seed"])
-                    return mismatch("settings.seed", hs.value("seed", json()),
-                                    header["settings"]["seed"]);
-                if (hs.value("samples", json()) != header["settings"]["samples"])
-                    return mismatch("settings.samples", hs.value("samples", json()),
-                                    header["settings"]["samples"]);
-                const json was_mode = hs.value("mode", json("slot"));
-                if (was_mode != header["settings"]["mode"])
-                    return mismatch("settings.mode", was_mode, header["settings"]["mode"]);
-                fresh = false;
-                header["started_utc"] = h.value("started_utc", header["started_utc"]);
-                header["resumed_utc"] = utc_now();
-                std::set<std::string> wanted;
-                for (const auto& it : suite.items) wanted.insert(it.id);
-                for (auto& r : jc->records)
-                    if (wanted.count(r.id)) done.emplace(r.id, std::move(r));
-                if (jc->cut_bytes > 0) {
-                    // Cut the half-written last line so appended records start on their own.
-                    if (::truncate(jp.c_str(), static_cast<off_t>(jc->valid_bytes)) != 0)
-                        return engine::bad_input(jp + ": cannot cut its half-written last line (" +
-                                                 std::strerror(errno) + ")");
-                }
+// A journal written by another suite or with other settings is not continued.
+Result<void> check_resumable(const std::string& jp, const json& h, const Suite& suite,
+                             const json& header) {
+    auto mismatch = [&](const std::string& what, const json& was, const json& now) {
+        return engine::bad_input(jp + ":1: field " + what + ": the journal was written with " +
+                                 was.dump() + ", this run has " + now.dump() +
+                                 "; run without --resume to start over");
+    };
+    if (h.value("dataset_sha256", "") != suite.sha256)
+        return mismatch("dataset_sha256", h.value("dataset_sha256", ""), suite.sha256);
+    const json hs = h.value("settings", json::object());
+    if (hs.value("seed", json()) != header["settings"]["seed"])
+        return mismatch("settings.seed", hs.value("seed", json()), header["settings"]["seed"]);
+    if (hs.value("samples", json()) != header["settings"]["samples"])
+        return mismatch("settings.samples", hs.value("samples", json()),
+                        header["settings"]["samples"]);
+    const json was_mode = hs.value("mode", json("slot"));
+    if (was_mode != header["settings"]["mode"])
+        return mismatch("settings.mode", was_mode, header["settings"]["mode"]);
+    return {};
+}
+
+// Opens the run's journal for appending: a fresh one gets `header`; with resume an existing one
+// is checked, its records of this suite go to `done` and a half-written last line is cut.
+Result<void> open_journal(const RunSettings& settings, const Suite& suite, json& header,
+                          std::map<std::string, ItemRecord>& done, JournalWriter& writer) {
+    if (settings.journal_path.empty()) return {};
+    const std::string& jp = settings.journal_path;
+    std::error_code ec;
+    bool fresh = true;
+    if (settings.resume && std::filesystem::exists(jp, ec)) {
+        auto jc = read_journal(jp);
+        if (!jc) return jc.error();
+        if (!jc->header.is_null()) {
+            const json& h = jc->header;
+            if (auto ok = check_resumable(jp, h, suite, header); !ok) return ok;
+            fresh = false;
+            header["started_utc"] = h.value("started_utc", header["started_utc"]);
+            header["resumed_utc"] = utc_now();
+            std::set<std::string> wanted;
+            for (const auto& it : suite.items) wanted.insert(it.id);
+            for (auto& r : jc->records)
+                if (wanted.count(r.id)) done.emplace(r.id, std::move(r));
+            if (jc->cut_bytes > 0) {
+                // Cut the half-written last line so appended records start on their own.
+                if (::truncate(jp.c_str(), static_cast<off_t>(jc->valid_bytes)) != 0)
+                    return engine::bad_input(jp + ": cannot cut its half-written last line (" +
+                                             std::strerror(errno) + ")");
             }
         }
-        if (fresh) {
-            auto w = write_file_atomic(jp, header.dump() + "\n");
-            if (!w) return w.error();
-        }
-        auto o = writer.open(jp);
-        if (!o) return o.error();
     }
-    result.header = header;
-    result.resumed = done.size();
+    if (fresh) {
+        auto w = write_file_atomic(jp, header.dump() + "\n");
+        if (!w) return w.error();
+    }
+    return writer.open(jp);
+}
 
-    std::vector<const SuiteItem*> pending;
-    for (const auto& it : suite.items)
-        if (!done.count(it.id)) pending.push_back(&it);
-
-    std::mutex mu;  // journal, done, progress
-    RunProgress prog;
-    prog.total = suite.items.size();
-    prog.resumed = done.size();
-    prog.done = done.size();
-    for (const auto& [id, r] : done)
-        if (!r.ok) prog.failed++;
-    size_t run_done = 0;
-    std::optional<Error> fatal;
-    if (progress) progress(prog);
-
-    // In-flight attempts, watched for their deadline and for the run's cancel.
+// In-flight attempts, watched (every 10 ms, on a thread of its own) for their deadline and for
+// the run's cancel or halt.
+class AttemptWatch {
+  public:
     struct Attempt {
         CancelToken token;
         Clock::time_point deadline;
         bool has_deadline = false;
         std::atomic<bool> timed_out{false};
     };
-    std::mutex amu;
-    std::set<Attempt*> inflight;
-    std::atomic<bool> stop_watch{false};
-    std::atomic<bool> halt{false};
-    std::thread watchdog([&] {
-        while (!stop_watch.load()) {
+
+    AttemptWatch(const CancelToken& cancel, const std::atomic<bool>& halt)
+        : cancel_(cancel), halt_(halt), thread_([this] { watch(); }) {}
+    ~AttemptWatch() {
+        stop_.store(true);
+        thread_.join();
+    }
+    void add(Attempt* a) {
+        std::lock_guard<std::mutex> lock(mu_);
+        inflight_.insert(a);
+    }
+    void remove(Attempt* a) {
+        std::lock_guard<std::mutex> lock(mu_);
+        inflight_.erase(a);
+    }
+
+  private:
+    void watch() {
+        while (!stop_.load()) {
             {
-                std::lock_guard<std::mutex> lock(amu);
+                std::lock_guard<std::mutex> lock(mu_);
                 const auto now = Clock::now();
-                for (Attempt* a : inflight) {
-                    if (cancel.cancelled() || halt.load()) a->token.cancel();
+                for (Attempt* a : inflight_) {
+                    if (cancel_.cancelled() || halt_.load()) a->token.cancel();
                     if (a->has_deadline && now >= a->deadline && !a->timed_out.load()) {
                         a->timed_out.store(true);
                         a->token.cancel();
@@ -487,134 +490,220 @@ Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progr
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
-    });
+    }
+
+    const CancelToken& cancel_;
+    const std::atomic<bool>& halt_;
+    std::mutex mu_;
+    std::set<Attempt*> inflight_;
+    std::atomic<bool> stop_{false};
+    std::thread thread_;  // last: started once the members above exist
+};
+
+// One run's shared state: the items to run, the workers' queue, the journal and the progress.
+class RunSession {
+  public:
+    RunSession(Backend& backend, const RunSettings& settings, const CancelToken& cancel,
+               JournalWriter& writer, std::map<std::string, ItemRecord>& done,
+               const RunProgressFn& progress, Clock::time_point started)
+        : backend_(backend),
+          settings_(settings),
+          cancel_(cancel),
+          writer_(writer),
+          done_(done),
+          progress_(progress),
+          started_(started) {}
+
+    // Runs `pending` on `workers` threads; the first journal failure, if any.
+    std::optional<Error> run(const Suite& suite, std::vector<const SuiteItem*> pending,
+                             int workers) {
+        pending_ = std::move(pending);
+        prog_.total = suite.items.size();
+        prog_.resumed = done_.size();
+        prog_.done = done_.size();
+        for (const auto& [id, r] : done_)
+            if (!r.ok) prog_.failed++;
+        if (progress_) progress_(prog_);
+        AttemptWatch watch(cancel_, halt_);
+        watch_ = &watch;
+        std::vector<std::thread> threads;
+        const size_t n_threads =
+            std::min<size_t>(static_cast<size_t>(workers), std::max<size_t>(1, pending_.size()));
+        for (size_t t = 0; t < n_threads; ++t) threads.emplace_back([this] { work(); });
+        for (auto& t : threads) t.join();
+        return fatal_;
+    }
+
+  private:
+    bool stopped() const { return cancel_.cancelled() || halt_.load(); }
 
     // One backend call with the run's retries of transient failures, item timeout and cancel.
     // Returns the last attempt's result, or nothing when the run was cancelled meanwhile.
-    auto with_retries = [&](auto&& call, int& attempts, double& latency_s) {
+    template <class Call>
+    auto with_retries(Call&& call, int& attempts, double& latency_s) {
         using R = decltype(call(std::declval<const CancelToken&>()));
         std::optional<R> last;
         for (int attempt = 0; attempt <= std::max(0, settings_.retries); ++attempt) {
             if (attempt > 0) {
                 const double wait = settings_.retry_backoff_s * std::pow(2.0, attempt - 1);
                 const auto until = Clock::now() + std::chrono::duration<double>(wait);
-                while (Clock::now() < until && !cancel.cancelled() && !halt.load())
+                while (Clock::now() < until && !stopped())
                     std::this_thread::sleep_for(std::chrono::milliseconds(5));
             }
-            if (cancel.cancelled() || halt.load()) return std::optional<R>();
-            Attempt a;
+            if (stopped()) return std::optional<R>();
+            AttemptWatch::Attempt a;
             if (settings_.item_timeout_s > 0) {
                 a.has_deadline = true;
                 a.deadline =
                     Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                        std::chrono::duration<double>(settings_.item_timeout_s));
             }
-            {
-                std::lock_guard<std::mutex> lock(amu);
-                inflight.insert(&a);
-            }
+            watch_->add(&a);
             attempts++;
             const auto t0 = Clock::now();
             R r = call(a.token);
             // Its own time: a wait behind another worker's call on the same engine is not latency.
             latency_s += std::max(
                 0.0, seconds_since(t0) - (r.ok() ? r.value().timings.queue_ms / 1000 : 0.0));
-            {
-                std::lock_guard<std::mutex> lock(amu);
-                inflight.erase(&a);
-            }
+            watch_->remove(&a);
             if (a.timed_out.load()) {
                 last.emplace(engine::remote_error(
                     "timed out after " + std::to_string(settings_.item_timeout_s) + " s",
                     engine::Cause::Timeout));
                 continue;
             }
-            if (cancel.cancelled() || halt.load()) return std::optional<R>();
+            if (stopped()) return std::optional<R>();
             const bool again = !r.ok() && transient(r.error());
             last.emplace(std::move(r));
             if (!again) break;
         }
         return last;
-    };
+    }
 
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (;;) {
-            if (cancel.cancelled() || halt.load()) return;
-            const size_t i = next.fetch_add(1);
-            if (i >= pending.size()) return;
-            const SuiteItem& item = *pending[i];
-            ItemRecord rec;
-            rec.id = item.id;
-            rec.seed = item_seed(settings_.seed, item.id);
-            DecideRequest request;
-            request.schema = item.schema;
-            if (settings_.samples) request.schema.samples = *settings_.samples;
-            request.state = item.state;
-            request.images = item.images;
-            request.seed = rec.seed;
-            if (settings_.mode != RunMode::Generative) {
-                rec.slot_passes = std::max(1, request.schema.steps);
-                auto r = with_retries(
-                    [&](const CancelToken& token) { return backend_->decide(request, {}, token); },
-                    rec.attempts, rec.latency_s);
-                if (!r) return;  // cancelled: not recorded, a resume runs it again
-                if (r->ok())
-                    record_slot(item, r->value(), rec);
-                else
-                    set_error(r->error(), rec.error, rec.error_kind);
-            }
-            if (settings_.mode != RunMode::Slot) {
-                GenerateRequest ask =
-                    compare::generative_request(request.schema, request.state, rec.seed);
-                if (settings_.generative_max_tokens > 0)
-                    ask.max_tokens = settings_.generative_max_tokens;
-                ask.images = request.images;  // image suites: both modes see the item's images
-                GenerativeRecord g;
-                int attempts = 0;
-                auto r = with_retries(
-                    [&](const CancelToken& token) { return backend_->generate(ask, {}, token); },
-                    attempts, g.latency_s);
-                if (!r) return;
-                if (r->ok())
-                    record_generative(item, request.schema, r->value(), g);
-                else
-                    set_error(r->error(), g.error, g.error_kind);
-                if (settings_.mode == RunMode::Generative) {
-                    rec.attempts = attempts;
-                    rec.ok = g.ok;
-                    rec.error = g.error;
-                    rec.error_kind = g.error_kind;
-                }
-                rec.generative = std::move(g);
-            }
-            std::lock_guard<std::mutex> lock(mu);
-            auto w = writer.append(rec.to_json());
-            if (!w) {
-                fatal = w.error();
-                halt.store(true);
-                return;
-            }
-            run_done++;
-            prog.done++;
-            if (!rec.ok) prog.failed++;
-            prog.elapsed_s = seconds_since(started);
-            prog.items_per_s = prog.elapsed_s > 0 ? run_done / prog.elapsed_s : 0;
-            prog.eta_s = prog.items_per_s > 0 ? (prog.total - prog.done) / prog.items_per_s : -1;
-            auto [pos, inserted] = done.emplace(rec.id, std::move(rec));
-            prog.last = &pos->second;
-            if (progress) progress(prog);
-            prog.last = nullptr;
+    // The item asked as the run's mode says; nothing when the run was cancelled meanwhile (not
+    // recorded, a resume runs it again).
+    std::optional<ItemRecord> run_item(const SuiteItem& item) {
+        ItemRecord rec;
+        rec.id = item.id;
+        rec.seed = item_seed(settings_.seed, item.id);
+        DecideRequest request;
+        request.schema = item.schema;
+        if (settings_.samples) request.schema.samples = *settings_.samples;
+        request.state = item.state;
+        request.images = item.images;
+        request.seed = rec.seed;
+        if (settings_.mode != RunMode::Generative) {
+            rec.slot_passes = std::max(1, request.schema.steps);
+            auto r = with_retries(
+                [&](const CancelToken& token) { return backend_.decide(request, {}, token); },
+                rec.attempts, rec.latency_s);
+            if (!r) return std::nullopt;
+            if (r->ok())
+                record_slot(item, r->value(), rec);
+            else
+                set_error(r->error(), rec.error, rec.error_kind);
         }
-    };
-    std::vector<std::thread> threads;
-    const size_t n_threads =
-        std::min<size_t>(static_cast<size_t>(workers), std::max<size_t>(1, pending.size()));
-    for (size_t t = 0; t < n_threads; ++t) threads.emplace_back(work);
-    for (auto& t : threads) t.join();
-    stop_watch.store(true);
-    watchdog.join();
-    if (fatal) return *fatal;
+        if (settings_.mode != RunMode::Slot) {
+            GenerateRequest ask =
+                compare::generative_request(request.schema, request.state, rec.seed);
+            if (settings_.generative_max_tokens > 0)
+                ask.max_tokens = settings_.generative_max_tokens;
+            ask.images = request.images;  // image suites: both modes see the item's images
+            GenerativeRecord g;
+            int attempts = 0;
+            auto r = with_retries(
+                [&](const CancelToken& token) { return backend_.generate(ask, {}, token); },
+                attempts, g.latency_s);
+            if (!r) return std::nullopt;
+            if (r->ok())
+                record_generative(item, request.schema, r->value(), g);
+            else
+                set_error(r->error(), g.error, g.error_kind);
+            if (settings_.mode == RunMode::Generative) {
+                rec.attempts = attempts;
+                rec.ok = g.ok;
+                rec.error = g.error;
+                rec.error_kind = g.error_kind;
+            }
+            rec.generative = std::move(g);
+        }
+        return rec;
+    }
+
+    // Journals a finished item and reports progress; false (and halts the run) when the
+    // journal cannot be written.
+    bool record(ItemRecord rec) {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto w = writer_.append(rec.to_json());
+        if (!w) {
+            fatal_ = w.error();
+            halt_.store(true);
+            return false;
+        }
+        run_done_++;
+        prog_.done++;
+        if (!rec.ok) prog_.failed++;
+        prog_.elapsed_s = seconds_since(started_);
+        prog_.items_per_s = prog_.elapsed_s > 0 ? run_done_ / prog_.elapsed_s : 0;
+        prog_.eta_s = prog_.items_per_s > 0 ? (prog_.total - prog_.done) / prog_.items_per_s : -1;
+        auto [pos, inserted] = done_.emplace(rec.id, std::move(rec));
+        prog_.last = &pos->second;
+        if (progress_) progress_(prog_);
+        prog_.last = nullptr;
+        return true;
+    }
+
+    void work() {
+        for (;;) {
+            if (stopped()) return;
+            const size_t i = next_.fetch_add(1);
+            if (i >= pending_.size()) return;
+            auto rec = run_item(*pending_[i]);
+            if (!rec || !record(std::move(*rec))) return;
+        }
+    }
+
+    Backend& backend_;
+    const RunSettings& settings_;
+    const CancelToken& cancel_;
+    JournalWriter& writer_;
+    std::map<std::string, ItemRecord>& done_;
+    const RunProgressFn& progress_;
+    const Clock::time_point started_;
+    std::vector<const SuiteItem*> pending_;
+    std::atomic<size_t> next_{0};
+    std::atomic<bool> halt_{false};
+    AttemptWatch* watch_ = nullptr;
+    std::mutex mu_;  // journal, done, progress
+    RunProgress prog_;
+    size_t run_done_ = 0;
+    std::optional<Error> fatal_;
+};
+
+}  // namespace
+
+EvalRunner::EvalRunner(std::shared_ptr<Backend> backend, RunSettings settings)
+    : backend_(std::move(backend)), settings_(std::move(settings)) {}
+
+Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progress,
+                                  const CancelToken& cancel) {
+    const auto started = Clock::now();
+    RunResult result;
+    const int workers = std::max(1, settings_.workers);
+    json header = run_header(suite, settings_, workers, backend_->describe());
+
+    std::map<std::string, ItemRecord> done;
+    JournalWriter writer;
+    if (auto opened = open_journal(settings_, suite, header, done, writer); !opened)
+        return opened.error();
+    result.header = header;
+    result.resumed = done.size();
+
+    std::vector<const SuiteItem*> pending;
+    for (const auto& it : suite.items)
+        if (!done.count(it.id)) pending.push_back(&it);
+    RunSession session(*backend_, settings_, cancel, writer, done, progress, started);
+    if (auto fatal = session.run(suite, std::move(pending), workers)) return *fatal;
 
     for (const auto& it : suite.items) {
         auto d = done.find(it.id);

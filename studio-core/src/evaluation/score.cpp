@@ -353,13 +353,14 @@ json axes_json(const Axes& a) {
 
 }  // namespace
 
-RunScore score_run(std::vector<ScoredItem> items, const RunScoreOptions& options) {
-    RunScore r;
-    r.endpoint_kind = options.endpoint_kind;
-    // dgem's temperature variants, before any calibration metric.
+namespace {
+
+// dgem's temperature variants, before any calibration metric: a given T, or T fitted by 5-fold
+// cross-validation (fold k = items with index % 5 == k; each fold is rescaled with the T fitted
+// on the other four).
+void apply_temperature(std::vector<ScoredItem>& items, const RunScoreOptions& options,
+                       RunScore& r) {
     if (options.auto_temperature && !items.empty()) {
-        // 5-fold cross-validation: fold k = items with index % 5 == k; each fold is rescaled with
-        // the T fitted on the other four.
         std::vector<double> fold_t(5, 1.0);
         for (size_t k = 0; k < 5; ++k) {
             std::vector<const ScoredItem*> train;
@@ -376,7 +377,11 @@ RunScore score_run(std::vector<ScoredItem> items, const RunScoreOptions& options
         r.temperature = *options.temperature;
         for (auto& it : items) rescore_with(it, *options.temperature);
     }
+}
 
+// Accuracy, tiers, validity, calibration (ECE, soft TVD, Brier) and latency.
+void score_counts(const std::vector<ScoredItem>& items, const RunScoreOptions& options,
+                  RunScore& r) {
     std::map<std::string, std::pair<int, int>> tiers;  // correct, n
     std::vector<std::pair<double, bool>> hard_pairs, all_pairs;
     std::vector<double> latencies;
@@ -424,6 +429,10 @@ RunScore score_run(std::vector<ScoredItem> items, const RunScoreOptions& options
     }
     r.latency_basis = "every attempted item of this run (" + std::to_string(r.n) +
                       "; upstream uses the standard+judge run)";
+}
+
+// Cost, the public axes, the composite and the v1.4 intelligence.
+void score_axes(const RunScoreOptions& options, RunScore& r) {
     if (options.usd_per_1k) {
         r.usd_per_1k = *options.usd_per_1k;
         r.cost = cost_axis(*options.usd_per_1k);
@@ -437,33 +446,35 @@ RunScore score_run(std::vector<ScoredItem> items, const RunScoreOptions& options
     if (options.sealed_accuracy && r.intelligence_v13)
         r.intelligence_v14 =
             intelligence_v14(*r.intelligence_v13, *options.sealed_accuracy, r.accuracy);
+}
 
-    r.by_tier = table(items, &ScoredItem::tier);
-    r.by_family = table(items, &ScoredItem::family);
-    r.by_topic = table(items, &ScoredItem::topic);
-
-    // Paraphrase pairs (groups of 2+).
+// Paraphrase pairs (groups of 2+).
+ParaphraseStats paraphrase_stats(const std::vector<ScoredItem>& items) {
+    ParaphraseStats p;
     std::map<std::string, std::vector<const ScoredItem*>> groups;
     for (const auto& it : items)
         if (!it.group.empty()) groups[it.group].push_back(&it);
     for (const auto& [g, members] : groups) {
         if (members.size() < 2) continue;
-        r.paraphrase.groups++;
+        p.groups++;
         bool same = true, all_correct = true;
         for (const ScoredItem* m : members) {
             if (!m->score.valid || m->score.predicted != members[0]->score.predicted) same = false;
             if (!m->score.correct) all_correct = false;
         }
-        if (same) r.paraphrase.consistent++;
-        if (all_correct) r.paraphrase.both_correct++;
+        if (same) p.consistent++;
+        if (all_correct) p.both_correct++;
     }
-    if (r.paraphrase.groups) {
-        r.paraphrase.agreement = static_cast<double>(r.paraphrase.consistent) / r.paraphrase.groups;
-        r.paraphrase.both_correct_rate =
-            static_cast<double>(r.paraphrase.both_correct) / r.paraphrase.groups;
+    if (p.groups) {
+        p.agreement = static_cast<double>(p.consistent) / p.groups;
+        p.both_correct_rate = static_cast<double>(p.both_correct) / p.groups;
     }
+    return p;
+}
 
-    // Hesitation sweep: escalate items whose normalised entropy exceeds the threshold.
+// Hesitation sweep: escalate items whose normalised entropy exceeds the threshold.
+std::vector<HesitationStep> hesitation_sweep(const std::vector<ScoredItem>& items, int n) {
+    std::vector<HesitationStep> sweep;
     for (int i = 0; i <= 10; ++i) {
         HesitationStep s;
         s.threshold = i / 10.0;
@@ -477,10 +488,26 @@ RunScore score_run(std::vector<ScoredItem> items, const RunScoreOptions& options
                 if (it.score.correct) kept_correct++;
             }
         }
-        if (r.n) s.escalated_share = static_cast<double>(s.escalated) / r.n;
+        if (n) s.escalated_share = static_cast<double>(s.escalated) / n;
         if (s.kept) s.kept_accuracy = static_cast<double>(kept_correct) / s.kept;
-        r.hesitation_sweep.push_back(s);
+        sweep.push_back(s);
     }
+    return sweep;
+}
+
+}  // namespace
+
+RunScore score_run(std::vector<ScoredItem> items, const RunScoreOptions& options) {
+    RunScore r;
+    r.endpoint_kind = options.endpoint_kind;
+    apply_temperature(items, options, r);
+    score_counts(items, options, r);
+    score_axes(options, r);
+    r.by_tier = table(items, &ScoredItem::tier);
+    r.by_family = table(items, &ScoredItem::family);
+    r.by_topic = table(items, &ScoredItem::topic);
+    r.paraphrase = paraphrase_stats(items);
+    r.hesitation_sweep = hesitation_sweep(items, r.n);
     return r;
 }
 

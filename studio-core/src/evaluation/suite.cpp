@@ -108,6 +108,146 @@ std::optional<std::string> optional_string(const json& j, const char* key) {
     return it->get<std::string>();
 }
 
+// The item's labels: at least two distinct non-empty strings, at most kMaxAlternatives.
+Result<std::vector<std::string>> jev_labels(const json& j, const LineError& fail) {
+    auto labels_it = j.find("labels");
+    if (labels_it == j.end() || !labels_it->is_array() || labels_it->size() < 2)
+        return fail("labels", "missing or not a list of at least two labels");
+    std::vector<std::string> labels;
+    for (const auto& l : *labels_it) {
+        if (!l.is_string() || l.get<std::string>().empty())
+            return fail("labels", "every label must be a non-empty string");
+        labels.push_back(l.get<std::string>());
+    }
+    if (std::set<std::string>(labels.begin(), labels.end()).size() != labels.size())
+        return fail("labels", "a label is listed twice");
+    if (labels.size() > static_cast<size_t>(kMaxAlternatives))
+        return fail("labels", "more than " + std::to_string(kMaxAlternatives) + " labels");
+    return labels;
+}
+
+// The expected label (score items: the integer level as text), one of the labels.
+Result<std::string> jev_expected(const json& j, const std::string& type,
+                                 const std::vector<std::string>& labels, const LineError& fail) {
+    auto expected_it = j.find("expected");
+    if (expected_it == j.end()) return fail("expected", "missing");
+    std::string expected;
+    if (type == "score") {
+        if (!expected_it->is_number_integer())
+            return fail("expected", "a score item's expected must be an integer level, not " +
+                                        kind_of(*expected_it));
+        expected = std::to_string(expected_it->get<long long>());
+    } else {
+        if (!expected_it->is_string()) return fail("expected", "must be a string label");
+        expected = expected_it->get<std::string>();
+    }
+    if (std::find(labels.begin(), labels.end(), expected) == labels.end()) {
+        std::string list;
+        for (const auto& l : labels) list += (list.empty() ? "" : ", ") + l;
+        return fail("expected", "\"" + expected + "\" is not among labels (" + list + ")");
+    }
+    return expected;
+}
+
+// A noul item: labels yes and no, criteria keyed true/false.
+Result<void> jev_noul(const json* criteria, const std::vector<std::string>& labels,
+                      ordered_json& question, ItemQuestion& iq, const LineError& fail) {
+    std::set<std::string> got(labels.begin(), labels.end());
+    if (got != std::set<std::string>{"yes", "no"})
+        return fail("labels", "a noul item's labels must be yes and no");
+    if (criteria) {
+        if (!criteria->is_object())
+            return fail("question.criteria",
+                        "a noul item's criteria must be an object keyed true/false");
+        ordered_json c = ordered_json::object();
+        for (auto it = criteria->begin(); it != criteria->end(); ++it) {
+            if (it.key() != "true" && it.key() != "false")
+                return fail("question.criteria." + it.key(), "accepted keys: true, false");
+            if (!it->is_string()) return fail("question.criteria." + it.key(), "must be a string");
+            c[it.key()] = it->get<std::string>();
+        }
+        question["criteria"] = c;
+    }
+    iq.names = {"yes", "no"};
+    return {};
+}
+
+// A choice item: one option per label, criteria mapping labels to descriptions.
+Result<void> jev_choice(const json* criteria, const std::vector<std::string>& labels,
+                        ordered_json& question, ItemQuestion& iq, const LineError& fail) {
+    if (criteria && !criteria->is_object())
+        return fail("question.criteria",
+                    "a choice item's criteria must map labels to descriptions");
+    ordered_json options = ordered_json::array();
+    for (const auto& l : labels) {
+        ordered_json o = {{"name", l}};
+        if (criteria) {
+            auto it = criteria->find(l);
+            if (it != criteria->end()) {
+                if (!it->is_string()) return fail("question.criteria." + l, "must be a string");
+                o["description"] = it->get<std::string>();
+            }
+        }
+        options.push_back(o);
+    }
+    if (criteria)
+        for (auto it = criteria->begin(); it != criteria->end(); ++it)
+            if (std::find(labels.begin(), labels.end(), it.key()) == labels.end())
+                return fail("question.criteria." + it.key(), "is not one of the labels");
+    question["options"] = options;
+    iq.names = labels;
+    return {};
+}
+
+// A score item: labels "0", "1", ..., criteria a list of level descriptions.
+Result<void> jev_score(const json* criteria, const std::vector<std::string>& labels,
+                       ordered_json& question, ItemQuestion& iq, const LineError& fail) {
+    for (size_t i = 0; i < labels.size(); ++i)
+        if (labels[i] != std::to_string(i))
+            return fail("labels", "a score item's labels must be \"0\", \"1\", ... in order");
+    ordered_json levels = ordered_json::array();
+    if (criteria) {
+        if (!criteria->is_array() || criteria->size() != labels.size())
+            return fail("question.criteria", "a score item's criteria must be a list of " +
+                                                 std::to_string(labels.size()) +
+                                                 " level descriptions");
+        std::set<std::string> seen;
+        for (size_t i = 0; i < criteria->size(); ++i) {
+            const json& c = (*criteria)[i];
+            if (!c.is_string())
+                return fail("question.criteria[" + std::to_string(i) + "]", "must be a string");
+            std::string text = c.get<std::string>();
+            // Level names must differ; a repeated description gets its index.
+            if (!seen.insert(text).second) text += " (" + std::to_string(i) + ")";
+            levels.push_back(text);
+        }
+    } else {
+        for (const auto& l : labels) levels.push_back(l);
+    }
+    question["levels"] = levels;
+    iq.names = labels;
+    return {};
+}
+
+// provenance.gold_probs (probability items): label -> p over the item's labels.
+Result<std::optional<std::map<std::string, double>>> jev_gold_probs(
+    const json& j, const std::vector<std::string>& labels, const LineError& fail) {
+    std::optional<std::map<std::string, double>> none;
+    auto prov = j.find("provenance");
+    if (prov == j.end() || !prov->is_object()) return none;
+    auto gp = prov->find("gold_probs");
+    if (gp == prov->end() || gp->is_null()) return none;
+    if (!gp->is_object()) return fail("provenance.gold_probs", "must be an object label -> p");
+    std::map<std::string, double> g;
+    for (auto it = gp->begin(); it != gp->end(); ++it) {
+        if (!it->is_number()) return fail("provenance.gold_probs." + it.key(), "must be a number");
+        if (std::find(labels.begin(), labels.end(), it.key()) == labels.end())
+            return fail("provenance.gold_probs." + it.key(), "is not one of the labels");
+        g[it.key()] = it->get<double>();
+    }
+    return std::optional<std::map<std::string, double>>(std::move(g));
+}
+
 Result<SuiteItem> jev_item(const json& j, const std::string& where, int line) {
     LineError fail{where};
     SuiteItem item;
@@ -137,112 +277,22 @@ Result<SuiteItem> jev_item(const json& j, const std::string& where, int line) {
         if (!it->is_string()) return fail("question.instructions", "must be a string");
         instructions = it->get<std::string>();
     }
-    auto labels_it = j.find("labels");
-    if (labels_it == j.end() || !labels_it->is_array() || labels_it->size() < 2)
-        return fail("labels", "missing or not a list of at least two labels");
-    std::vector<std::string> labels;
-    for (const auto& l : *labels_it) {
-        if (!l.is_string() || l.get<std::string>().empty())
-            return fail("labels", "every label must be a non-empty string");
-        labels.push_back(l.get<std::string>());
-    }
-    if (std::set<std::string>(labels.begin(), labels.end()).size() != labels.size())
-        return fail("labels", "a label is listed twice");
-    if (labels.size() > static_cast<size_t>(kMaxAlternatives))
-        return fail("labels", "more than " + std::to_string(kMaxAlternatives) + " labels");
-
-    auto expected_it = j.find("expected");
-    if (expected_it == j.end()) return fail("expected", "missing");
-    std::string expected;
-    if (type == "score") {
-        if (!expected_it->is_number_integer())
-            return fail("expected", "a score item's expected must be an integer level, not " +
-                                        kind_of(*expected_it));
-        expected = std::to_string(expected_it->get<long long>());
-    } else {
-        if (!expected_it->is_string()) return fail("expected", "must be a string label");
-        expected = expected_it->get<std::string>();
-    }
-    if (std::find(labels.begin(), labels.end(), expected) == labels.end()) {
-        std::string list;
-        for (const auto& l : labels) list += (list.empty() ? "" : ", ") + l;
-        return fail("expected", "\"" + expected + "\" is not among labels (" + list + ")");
-    }
+    auto labels = jev_labels(j, fail);
+    if (!labels) return labels.error();
+    auto expected = jev_expected(j, type, *labels, fail);
+    if (!expected) return expected.error();
 
     const json* criteria = nullptr;
     if (auto it = q->find("criteria"); it != q->end() && !it->is_null()) criteria = &*it;
     ordered_json question = {{"id", kJevSlotId}, {"type", type}, {"instructions", instructions}};
     ItemQuestion iq;
     iq.id = kJevSlotId;
-    iq.expected = expected;
-    if (type == "noul") {
-        std::set<std::string> got(labels.begin(), labels.end());
-        if (got != std::set<std::string>{"yes", "no"})
-            return fail("labels", "a noul item's labels must be yes and no");
-        if (criteria) {
-            if (!criteria->is_object())
-                return fail("question.criteria",
-                            "a noul item's criteria must be an object keyed true/false");
-            ordered_json c = ordered_json::object();
-            for (auto it = criteria->begin(); it != criteria->end(); ++it) {
-                if (it.key() != "true" && it.key() != "false")
-                    return fail("question.criteria." + it.key(), "accepted keys: true, false");
-                if (!it->is_string())
-                    return fail("question.criteria." + it.key(), "must be a string");
-                c[it.key()] = it->get<std::string>();
-            }
-            question["criteria"] = c;
-        }
-        iq.names = {"yes", "no"};
-    } else if (type == "choice") {
-        if (criteria && !criteria->is_object())
-            return fail("question.criteria",
-                        "a choice item's criteria must map labels to descriptions");
-        ordered_json options = ordered_json::array();
-        for (const auto& l : labels) {
-            ordered_json o = {{"name", l}};
-            if (criteria) {
-                auto it = criteria->find(l);
-                if (it != criteria->end()) {
-                    if (!it->is_string()) return fail("question.criteria." + l, "must be a string");
-                    o["description"] = it->get<std::string>();
-                }
-            }
-            options.push_back(o);
-        }
-        if (criteria)
-            for (auto it = criteria->begin(); it != criteria->end(); ++it)
-                if (std::find(labels.begin(), labels.end(), it.key()) == labels.end())
-                    return fail("question.criteria." + it.key(), "is not one of the labels");
-        question["options"] = options;
-        iq.names = labels;
-    } else {
-        for (size_t i = 0; i < labels.size(); ++i)
-            if (labels[i] != std::to_string(i))
-                return fail("labels", "a score item's labels must be \"0\", \"1\", ... in order");
-        ordered_json levels = ordered_json::array();
-        if (criteria) {
-            if (!criteria->is_array() || criteria->size() != labels.size())
-                return fail("question.criteria", "a score item's criteria must be a list of " +
-                                                     std::to_string(labels.size()) +
-                                                     " level descriptions");
-            std::set<std::string> seen;
-            for (size_t i = 0; i < criteria->size(); ++i) {
-                const json& c = (*criteria)[i];
-                if (!c.is_string())
-                    return fail("question.criteria[" + std::to_string(i) + "]", "must be a string");
-                std::string text = c.get<std::string>();
-                // Level names must differ; a repeated description gets its index.
-                if (!seen.insert(text).second) text += " (" + std::to_string(i) + ")";
-                levels.push_back(text);
-            }
-        } else {
-            for (const auto& l : labels) levels.push_back(l);
-        }
-        question["levels"] = levels;
-        iq.names = labels;
-        item.score_type = true;
-    }
+    iq.expected = *expected;
+    auto read = type == "noul"     ? jev_noul(criteria, *labels, question, iq, fail)
+                : type == "choice" ? jev_choice(criteria, *labels, question, iq, fail)
+                                   : jev_score(criteria, *labels, question, iq, fail);
+    if (!read) return read.error();
+    item.score_type = type == "score";
     ordered_json schema = {{"questions", ordered_json::array({question})}, {"samples", 1}};
     auto parsed = parse_schema(schema, where + " (item " + item.id + ")");
     if (!parsed) return parsed.error();
@@ -258,20 +308,190 @@ Result<SuiteItem> jev_item(const json& j, const std::string& where, int line) {
         return fail("state", "must be a string or an object, not " + kind_of(*state));
     item.state = *state;
 
-    if (auto prov = j.find("provenance"); prov != j.end() && prov->is_object()) {
-        if (auto gp = prov->find("gold_probs"); gp != prov->end() && !gp->is_null()) {
-            if (!gp->is_object())
-                return fail("provenance.gold_probs", "must be an object label -> p");
-            std::map<std::string, double> g;
-            for (auto it = gp->begin(); it != gp->end(); ++it) {
-                if (!it->is_number())
-                    return fail("provenance.gold_probs." + it.key(), "must be a number");
-                if (std::find(labels.begin(), labels.end(), it.key()) == labels.end())
-                    return fail("provenance.gold_probs." + it.key(), "is not one of the labels");
-                g[it.key()] = it->get<double>();
-            }
-            item.gold_probs = std::move(g);
+    auto gold = jev_gold_probs(j, *labels, fail);
+    if (!gold) return gold.error();
+    item.gold_probs = std::move(*gold);
+    return item;
+}
+
+// Where a dgem suite's file names resolve: the working directory, then the suite's folder and
+// its parent (Qt resource suites keep ":/" paths).
+struct SuitePlaces {
+    std::filesystem::path cwd, dir;
+    bool resource = false;
+};
+
+// A case's template, found as dgem finds it.
+Result<std::filesystem::path> resolve_template(const std::string& name, const SuitePlaces& at,
+                                               const LineError& fail) {
+    std::vector<std::filesystem::path> candidates;
+    std::filesystem::path resolved;
+    if (name.rfind(":/", 0) == 0) {
+        resolved = name;
+    } else if (std::filesystem::path(name).is_absolute()) {
+        candidates = {name};
+    } else {
+        candidates = {at.cwd / name};
+        if (at.resource) {
+            std::string d = at.dir.string();
+            candidates.push_back(d + "/" + name);
+            auto parent = at.dir.parent_path().string();
+            candidates.push_back(parent + "/" + name);
+        } else {
+            candidates.push_back(at.dir / name);
+            candidates.push_back(at.dir.parent_path() / name);
         }
+    }
+    for (const auto& c : candidates) {
+        std::error_code ec;
+        if (c.string().rfind(":/", 0) == 0 ? QFile::exists(QString::fromStdString(c.string()))
+                                           : std::filesystem::is_regular_file(c, ec)) {
+            resolved = c;
+            break;
+        }
+    }
+    if (resolved.empty()) {
+        std::string looked;
+        for (const auto& c : candidates) looked += (looked.empty() ? "" : ", ") + c.string();
+        return fail("template", "\"" + name + "\" not found (looked in " + looked + ")");
+    }
+    return resolved;
+}
+
+// Images the item is about ("images": [...] or "image": "..."): paths relative to the suite
+// file, data: URIs or URLs, read and checked now so a bad one stops the load.
+Result<std::vector<ImageInput>> case_images(const json& j, const SuitePlaces& at,
+                                            const LineError& fail) {
+    std::vector<std::string> refs;
+    for (const char* key : {"image", "images"}) {
+        auto v = j.find(key);
+        if (v == j.end() || v->is_null()) continue;
+        if (v->is_string()) {
+            refs.push_back(v->get<std::string>());
+        } else if (v->is_array()) {
+            for (const auto& r : *v) {
+                if (!r.is_string()) return fail(key, "must be a list of paths or URLs");
+                refs.push_back(r.get<std::string>());
+            }
+        } else {
+            return fail(key, "must be a path or URL, or a list of them");
+        }
+    }
+    for (auto& ref : refs) {
+        const bool absolute = ref.rfind("data:", 0) == 0 || ref.rfind("http://", 0) == 0 ||
+                              ref.rfind("https://", 0) == 0 ||
+                              std::filesystem::path(ref).is_absolute() || at.resource;
+        if (!absolute) ref = (at.dir / ref).string();
+    }
+    if (refs.empty()) return std::vector<ImageInput>{};
+    auto images = load_images(refs);
+    if (!images) return fail("images", images.error().message);
+    return std::move(*images);
+}
+
+// One expected answer (an option, level or yes/no name, case-insensitive, or a label) of the
+// question `key` of the template `name`.
+Result<ItemQuestion> expected_answer(const Schema& schema, const std::string& key,
+                                     const json& value, const std::string& name,
+                                     const LineError& fail) {
+    const Question* q = nullptr;
+    for (const auto& cand : schema.questions)
+        if (cand.id == key) q = &cand;
+    if (!q) {
+        std::string list;
+        for (const auto& cand : schema.questions) list += (list.empty() ? "" : ", ") + cand.id;
+        return fail("expected." + key, "the template " + name + " has no question \"" + key +
+                                           "\" (questions: " + list + ")");
+    }
+    std::string want;
+    if (value.is_string())
+        want = value.get<std::string>();
+    else if (value.is_boolean())
+        want = value.get<bool>() ? "yes" : "no";
+    else if (value.is_number())
+        want = value.dump();
+    else
+        return fail("expected." + key, "must be a string answer");
+    const auto labels = q->labels();
+    const auto alts = q->alternatives();
+    std::string lw = lower(want);
+    if (q->type == QuestionType::Noul && (lw == "true" || lw == "false"))
+        lw = lw == "true" ? "yes" : "no";
+    int found = -1;
+    for (size_t i = 0; i < alts.size() && found < 0; ++i)
+        if (lower(alts[i]) == lw) found = static_cast<int>(i);
+    for (size_t i = 0; i < labels.size() && found < 0; ++i)
+        if (lower(labels[i]) == lw) found = static_cast<int>(i);
+    if (found < 0) {
+        std::string list;
+        for (const auto& a : alts) list += (list.empty() ? "" : ", ") + a;
+        return fail("expected." + key, "\"" + want + "\" is not an answer of question " + q->id +
+                                           " (accepted: " + list + ")");
+    }
+    ItemQuestion iq;
+    iq.id = q->id;
+    iq.names = alts;
+    iq.expected = alts[static_cast<size_t>(found)];
+    return iq;
+}
+
+// One line of a dgem suite: its template rendered with its variables, its images and expected
+// answers. `policies` caches the templates read so far; `ids` the ids seen.
+Result<SuiteItem> dgem_case(const json& j, const std::string& where, int n, const SuitePlaces& at,
+                            std::map<std::string, PolicyFile>& policies,
+                            std::set<std::string>& ids) {
+    LineError fail{where};
+    SuiteItem item;
+    item.line = n;
+    item.source = where;
+    auto id = j.find("id");
+    if (id == j.end() || !id->is_string() || id->get<std::string>().empty())
+        return fail("id", "missing or not a non-empty string");
+    item.id = id->get<std::string>();
+    if (!ids.insert(item.id).second) return fail("id", "\"" + item.id + "\" appears twice");
+    for (auto [key, out] : {std::pair{"domain", &item.domain}, std::pair{"tier", &item.tier},
+                            std::pair{"family", &item.family}, std::pair{"topic", &item.topic},
+                            std::pair{"group", &item.group}}) {
+        auto v = optional_string(j, key);
+        if (!v) return fail(key, "must be a string");
+        *out = *v;
+    }
+    auto tmpl = j.find("template");
+    if (tmpl == j.end() || !tmpl->is_string() || tmpl->get<std::string>().empty())
+        return fail("template", "missing or not a path to a .json.tmpl policy");
+    const std::string name = tmpl->get<std::string>();
+    auto resolved = resolve_template(name, at, fail);
+    if (!resolved) return resolved.error();
+    auto cached = policies.find(resolved->string());
+    if (cached == policies.end()) {
+        auto policy = load_policy_file(*resolved);
+        if (!policy)
+            return engine::bad_input(where + ": field template: " + policy.error().message);
+        cached = policies.emplace(resolved->string(), std::move(*policy)).first;
+    }
+    json variables = json::object();
+    if (auto v = j.find("variables"); v != j.end() && !v->is_null()) {
+        if (!v->is_object()) return fail("variables", "must be an object of name -> value");
+        variables = *v;
+    }
+    auto rendered = render_policy(cached->second, variables_from_json(variables));
+    if (!rendered) return engine::bad_input(where + ": " + rendered.error().message);
+    auto schema = parse_schema(rendered->schema, resolved->string());
+    if (!schema) return engine::bad_input(where + ": " + schema.error().message);
+    item.schema = std::move(*schema);
+    item.state = rendered->state;
+
+    auto images = case_images(j, at, fail);
+    if (!images) return images.error();
+    item.images = std::move(*images);
+
+    auto expected = j.find("expected");
+    if (expected == j.end() || !expected->is_object() || expected->empty())
+        return fail("expected", "missing or not an object of question id -> answer");
+    for (auto it = expected->begin(); it != expected->end(); ++it) {
+        auto iq = expected_answer(item.schema, it.key(), it.value(), name, fail);
+        if (!iq) return iq.error();
+        item.questions.push_back(std::move(*iq));
     }
     return item;
 }
@@ -333,163 +553,20 @@ Result<Suite> load_dgem_suite(const std::filesystem::path& path,
     suite.name = path.filename().string();
     suite.path = path;
     suite.sha256 = sha256_hex(*text);
-    const std::filesystem::path cwd =
-        working_dir.empty() ? std::filesystem::current_path() : working_dir;
-    const bool resource = path.string().rfind(":/", 0) == 0;
-    const std::filesystem::path dir = path.parent_path();
+    SuitePlaces at;
+    at.cwd = working_dir.empty() ? std::filesystem::current_path() : working_dir;
+    at.resource = path.string().rfind(":/", 0) == 0;
+    at.dir = path.parent_path();
     std::map<std::string, PolicyFile> policies;
     std::set<std::string> ids;
     for (const auto& [n, line] : lines_of(*text)) {
         if (blank(line) || line.find_first_not_of(" \t") == line.find('#')) continue;
         const std::string where = path.string() + ":" + std::to_string(n);
-        LineError fail{where};
         auto j = parse_line(line, where);
         if (!j) return j.error();
-        SuiteItem item;
-        item.line = n;
-        item.source = where;
-        auto id = j->find("id");
-        if (id == j->end() || !id->is_string() || id->get<std::string>().empty())
-            return fail("id", "missing or not a non-empty string");
-        item.id = id->get<std::string>();
-        if (!ids.insert(item.id).second) return fail("id", "\"" + item.id + "\" appears twice");
-        for (auto [key, out] : {std::pair{"domain", &item.domain}, std::pair{"tier", &item.tier},
-                                std::pair{"family", &item.family}, std::pair{"topic", &item.topic},
-                                std::pair{"group", &item.group}}) {
-            auto v = optional_string(*j, key);
-            if (!v) return fail(key, "must be a string");
-            *out = *v;
-        }
-        auto tmpl = j->find("template");
-        if (tmpl == j->end() || !tmpl->is_string() || tmpl->get<std::string>().empty())
-            return fail("template", "missing or not a path to a .json.tmpl policy");
-        const std::string name = tmpl->get<std::string>();
-        std::vector<std::filesystem::path> candidates;
-        std::filesystem::path resolved;
-        if (name.rfind(":/", 0) == 0) {
-            resolved = name;
-        } else if (std::filesystem::path(name).is_absolute()) {
-            candidates = {name};
-        } else {
-            candidates = {cwd / name};
-            if (resource) {
-                std::string d = dir.string();
-                candidates.push_back(d + "/" + name);
-                auto parent = dir.parent_path().string();
-                candidates.push_back(parent + "/" + name);
-            } else {
-                candidates.push_back(dir / name);
-                candidates.push_back(dir.parent_path() / name);
-            }
-        }
-        for (const auto& c : candidates) {
-            std::error_code ec;
-            if (c.string().rfind(":/", 0) == 0 ? QFile::exists(QString::fromStdString(c.string()))
-                                               : std::filesystem::is_regular_file(c, ec)) {
-                resolved = c;
-                break;
-            }
-        }
-        if (resolved.empty()) {
-            std::string looked;
-            for (const auto& c : candidates) looked += (looked.empty() ? "" : ", ") + c.string();
-            return fail("template", "\"" + name + "\" not found (looked in " + looked + ")");
-        }
-        auto cached = policies.find(resolved.string());
-        if (cached == policies.end()) {
-            auto policy = load_policy_file(resolved);
-            if (!policy)
-                return engine::bad_input(where + ": field template: " + policy.error().message);
-            cached = policies.emplace(resolved.string(), std::move(*policy)).first;
-        }
-        json variables = json::object();
-        if (auto v = j->find("variables"); v != j->end() && !v->is_null()) {
-            if (!v->is_object()) return fail("variables", "must be an object of name -> value");
-            variables = *v;
-        }
-        auto rendered = render_policy(cached->second, variables_from_json(variables));
-        if (!rendered) return engine::bad_input(where + ": " + rendered.error().message);
-        auto schema = parse_schema(rendered->schema, resolved.string());
-        if (!schema) return engine::bad_input(where + ": " + schema.error().message);
-        item.schema = std::move(*schema);
-        item.state = rendered->state;
-
-        // Images the item is about ("images": [...] or "image": "..."): paths relative to the
-        // suite file, data: URIs or URLs, read and checked now so a bad one stops the load.
-        std::vector<std::string> refs;
-        for (const char* key : {"image", "images"}) {
-            auto v = j->find(key);
-            if (v == j->end() || v->is_null()) continue;
-            if (v->is_string()) {
-                refs.push_back(v->get<std::string>());
-            } else if (v->is_array()) {
-                for (const auto& r : *v) {
-                    if (!r.is_string()) return fail(key, "must be a list of paths or URLs");
-                    refs.push_back(r.get<std::string>());
-                }
-            } else {
-                return fail(key, "must be a path or URL, or a list of them");
-            }
-        }
-        for (auto& ref : refs) {
-            const bool absolute = ref.rfind("data:", 0) == 0 || ref.rfind("http://", 0) == 0 ||
-                                  ref.rfind("https://", 0) == 0 ||
-                                  std::filesystem::path(ref).is_absolute() || resource;
-            if (!absolute) ref = (dir / ref).string();
-        }
-        if (!refs.empty()) {
-            auto images = load_images(refs);
-            if (!images) return fail("images", images.error().message);
-            item.images = std::move(*images);
-        }
-
-        auto expected = j->find("expected");
-        if (expected == j->end() || !expected->is_object() || expected->empty())
-            return fail("expected", "missing or not an object of question id -> answer");
-        for (auto it = expected->begin(); it != expected->end(); ++it) {
-            const Question* q = nullptr;
-            for (const auto& cand : item.schema.questions)
-                if (cand.id == it.key()) q = &cand;
-            if (!q) {
-                std::string list;
-                for (const auto& cand : item.schema.questions)
-                    list += (list.empty() ? "" : ", ") + cand.id;
-                return fail("expected." + it.key(), "the template " + name + " has no question \"" +
-                                                        it.key() + "\" (questions: " + list + ")");
-            }
-            std::string want;
-            if (it->is_string())
-                want = it->get<std::string>();
-            else if (it->is_boolean())
-                want = it->get<bool>() ? "yes" : "no";
-            else if (it->is_number())
-                want = it->dump();
-            else
-                return fail("expected." + it.key(), "must be a string answer");
-            const auto labels = q->labels();
-            const auto alts = q->alternatives();
-            std::string lw = lower(want);
-            if (q->type == QuestionType::Noul && (lw == "true" || lw == "false"))
-                lw = lw == "true" ? "yes" : "no";
-            int found = -1;
-            for (size_t i = 0; i < alts.size() && found < 0; ++i)
-                if (lower(alts[i]) == lw) found = static_cast<int>(i);
-            for (size_t i = 0; i < labels.size() && found < 0; ++i)
-                if (lower(labels[i]) == lw) found = static_cast<int>(i);
-            if (found < 0) {
-                std::string list;
-                for (const auto& a : alts) list += (list.empty() ? "" : ", ") + a;
-                return fail("expected." + it.key(), "\"" + want +
-                                                        "\" is not an answer of question " + q->id +
-                                                        " (accepted: " + list + ")");
-            }
-            ItemQuestion iq;
-            iq.id = q->id;
-            iq.names = alts;
-            iq.expected = alts[static_cast<size_t>(found)];
-            item.questions.push_back(std::move(iq));
-        }
-        suite.items.push_back(std::move(item));
+        auto item = dgem_case(*j, where, n, at, policies, ids);
+        if (!item) return item.error();
+        suite.items.push_back(std::move(*item));
     }
     if (suite.items.empty()) return engine::bad_input(path.string() + ": holds no cases");
     suite.total_in_file = suite.items.size();
