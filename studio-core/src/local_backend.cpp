@@ -11,16 +11,12 @@
 #include "core/decide/plan_executor.h"
 #include "core/json_input.h"
 #include "core/stages.h"
+#include "base/time.h"
 #include "engine/engine.h"
 
 namespace core {
 
 namespace {
-
-double ms_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-}
 
 void report(const ProgressFn& progress, std::string stage, double fraction) {
     if (progress) progress(Progress{std::move(stage), fraction, {}});
@@ -49,22 +45,22 @@ class EngineRowReader : public RowReader {
         const engine::ReadTimings& t = result->timings;
         // The engine runs one call at a time: what the call took beyond its own work was a wait.
         out.timings.queue_ms =
-            std::max(0.0, ms_since(called) - t.encode_ms - t.decode_ms - t.readout_ms);
+            std::max(0.0, base::ms_since(called) - t.encode_ms - t.decode_ms - t.readout_ms);
         out.timings.encode_ms = t.encode_ms;
         out.timings.decode_ms = t.decode_ms;
         out.timings.readout_ms = t.readout_ms;
         out.cached_prompt_tokens = result->reused_prompt_tokens;
         for (const auto& row : result->rows) {
-            std::vector<SlotRead> slots;
+            std::vector<SlotRead> reads;
             for (const auto& r : row) {
                 SlotRead s;
                 s.label_logprobs.assign(r.label_logprobs.begin(), r.label_logprobs.end());
                 s.label_mass = r.label_mass;
                 s.argmax_is_label = r.argmax_is_label;
                 s.argmax_id = r.argmax_id;
-                slots.push_back(std::move(s));
+                reads.push_back(std::move(s));
             }
-            out.rows.push_back(std::move(slots));
+            out.rows.push_back(std::move(reads));
         }
         return out;
     }
@@ -238,8 +234,8 @@ Result<Generation> LocalBackend::generate(const GenerateRequest& request,
     out.prompt_tokens = static_cast<int>(g.prompt_ids.size());
     out.timings.encode_ms = result->encode_ms;
     out.timings.decode_ms = result->decode_ms;
-    out.timings.queue_ms = std::max(0.0, ms_since(called) - result->total_ms);
-    out.timings.total_ms = ms_since(started);
+    out.timings.queue_ms = std::max(0.0, base::ms_since(called) - result->total_ms);
+    out.timings.total_ms = base::ms_since(started);
     out.finish_reason = result->stopped_on_stop_id      ? "stop"
                         : result->stopped_on_time_limit ? "time_limit"
                                                         : "length";

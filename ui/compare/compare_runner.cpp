@@ -4,6 +4,8 @@
 #include <chrono>
 #include <functional>
 
+#include "base/time.h"
+
 namespace ui {
 
 namespace {
@@ -37,9 +39,7 @@ class ObservedBackend : public core::Backend {
                 if (progress) progress(p);
             },
             cancel);
-        decided_(result, std::chrono::duration<double, std::milli>(
-                             std::chrono::steady_clock::now() - started)
-                             .count());
+        decided_(result, base::ms_since(started));
         return result;
     }
 

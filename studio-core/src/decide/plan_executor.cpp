@@ -7,15 +7,11 @@
 
 #include "core/json_input.h"
 #include "core/stages.h"
+#include "base/time.h"
 
 namespace core {
 
 namespace {
-
-double ms_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-}
 
 void report(const ProgressFn& progress, std::string stage, double fraction) {
     if (progress) progress(Progress{std::move(stage), fraction, {}});
@@ -175,7 +171,7 @@ Result<std::vector<TokenId>> Execution::think() {
     thought.ids = written->ids;
     thought.closed = written->closed;
     thought.passes = written->passes;
-    thought.ms = ms_since(thinking);
+    thought.ms = base::ms_since(thinking);
     d_.timings.encode_ms += written->encode_ms;
     d_.timings.decode_ms += written->decode_ms;
     d_.thought = std::move(thought);
@@ -283,7 +279,7 @@ Result<Decision> Execution::run() {
     if (!base) return base.error();
     if (auto ok = read_stages(*base); !ok) return ok.error();
     d_.cached_prompt_tokens = std::min(d_.cached_prompt_tokens, d_.prompt_tokens);
-    d_.timings.total_ms = ms_since(started_);
+    d_.timings.total_ms = base::ms_since(started_);
     if (all_timed_ && d_.reads > 0)
         d_.timings.network_ms = std::max(0.0, d_.timings.total_ms - server_ms_);
     record_diagnostics();

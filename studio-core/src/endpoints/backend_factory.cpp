@@ -1,12 +1,10 @@
 // From a BackendSpec to a Backend (see core/backend_factory.h).
-// engine/engine.h comes first: its CanvasRow::slots member must be seen before any Qt header
-// defines the `slots` keyword macro.
-#include "engine/engine.h"
+#include "core/backend_factory.h"
 
 #include <optional>
 
-#include "core/backend_factory.h"
 #include "core/local_backend.h"
+#include "engine/engine.h"
 
 namespace core {
 

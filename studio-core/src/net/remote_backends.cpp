@@ -7,6 +7,8 @@
 #include <optional>
 #include <utility>
 
+#include "base/text.h"
+#include "base/time.h"
 #include "core/canvas_plan.h"
 #include "core/decide/plan_executor.h"
 #include "core/stages.h"
@@ -22,11 +24,6 @@ namespace {
 using json = nlohmann::json;
 using ojson = nlohmann::ordered_json;
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
-}
-
 bool ends_with(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() &&
            s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -35,11 +32,6 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 std::string trim_slashes(std::string u) {
     while (!u.empty() && u.back() == '/') u.pop_back();
     return u;
-}
-
-double elapsed_ms(std::chrono::steady_clock::time_point since) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since)
-        .count();
 }
 
 // A reply body that must be JSON; an error names the URL and shows the start of the body.
@@ -99,7 +91,7 @@ std::string_view to_string(RemoteProtocol protocol) {
 
 std::string chat_completions_url(const std::string& base_url) {
     std::string u = trim_slashes(base_url);
-    const std::string l = lower(u);
+    const std::string l = base::lower(u);
     if (ends_with(l, "/chat/completions") || ends_with(l, ":rawpredict") ||
         ends_with(l, ":predict"))
         return u;
@@ -107,7 +99,7 @@ std::string chat_completions_url(const std::string& base_url) {
         l.find("/invoke") != std::string::npos) {
         // Dedicated Vertex endpoints forward /invoke/v1/... to the container's /v1/...
         if (ends_with(l, "/v1")) u.resize(u.size() - 3);
-        if (!ends_with(lower(u), "/invoke")) u += "/invoke";
+        if (!ends_with(base::lower(u), "/invoke")) u += "/invoke";
         return u + "/v1/chat/completions";
     }
     if (l.find("aiplatform.googleapis.com") != std::string::npos) {
@@ -150,7 +142,7 @@ Result<Generation> RemoteBackend::generate(const GenerateRequest& request,
     auto r = post(url, body->dump(), cancel,
                   options_.stream ? HttpTransport::DataFn(on_data) : HttpTransport::DataFn());
     if (!r) return r.error();
-    const double wall = elapsed_ms(started);
+    const double wall = base::ms_since(started);
     auto g = options_.stream ? streamed_generation(*r, url, stream, progress)
                              : parsed_generation(*r, url);
     if (!g) return g.error();
@@ -211,7 +203,7 @@ Result<HealthInfo> RemoteBackend::health(const CancelToken& cancel) {
             info.ready = body["vllm_ready"];
         else
             info.ready = body.value("status", std::string("ok")) == "ok";
-        const std::string s = lower(info.server + " " + body.value("kind", std::string()));
+        const std::string s = base::lower(info.server + " " + body.value("kind", std::string()));
         if (s.find("systemone") != std::string::npos || s.find("jev") != std::string::npos)
             info.kind = "systemone";
         else
@@ -276,7 +268,7 @@ Result<Decision> DgemChatBackend::decide(const DecideRequest& request, const Pro
     const auto started = std::chrono::steady_clock::now();
     auto r = post(url, wire::chat_decision_request(request, options_.model).dump(), cancel);
     if (!r) return r.error();
-    const double wall = elapsed_ms(started);
+    const double wall = base::ms_since(started);
     auto reply = parse_reply(*r);
     if (!reply) return reply.error();
     auto d = wire::chat_decision_from_reply(*reply, request.schema, "POST " + url);
@@ -295,7 +287,7 @@ Result<Decision> SystemOneBackend::decide(const DecideRequest& request, const Pr
     const auto started = std::chrono::steady_clock::now();
     auto r = post(url, wire::systemone_request(request, options_.model).dump(), cancel);
     if (!r) return r.error();
-    const double wall = elapsed_ms(started);
+    const double wall = base::ms_since(started);
     auto reply = parse_reply(*r);
     if (!reply) return reply.error();
     auto d = wire::systemone_decision_from_reply(*reply, request.schema, "POST " + url);
@@ -320,9 +312,9 @@ class VllmRowReader final : public RowReader {
         RowReads out;
         out.server_ms = 0.0;
         for (const PlanRow& row : rows) {
-            auto slots = read_row(g, row, out, cancel);
-            if (!slots) return slots.error();
-            out.rows.push_back(std::move(*slots));
+            auto row_reads = read_row(g, row, out, cancel);
+            if (!row_reads) return row_reads.error();
+            out.rows.push_back(std::move(*row_reads));
         }
         return out;
     }
@@ -354,13 +346,13 @@ class VllmRowReader final : public RowReader {
         if (!result) return result.error();
         out.cached_prompt_tokens =
             std::max(out.cached_prompt_tokens, result->usage.cached_tokens.value_or(0));
-        std::vector<SlotRead> slots;
+        std::vector<SlotRead> reads;
         for (const PlanSlot& slot : group.answer_slots) {
             auto read_slot = slot_read(*result, slot, url);
             if (!read_slot) return read_slot.error();
-            slots.push_back(std::move(*read_slot));
+            reads.push_back(std::move(*read_slot));
         }
-        return slots;
+        return reads;
     }
 
     static Result<SlotRead> slot_read(const wire::StructuredReadResult& result,

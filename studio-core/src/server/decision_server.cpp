@@ -9,6 +9,8 @@
 #include <thread>
 
 #include <httplib.h>
+
+#include "base/time.h"
 #include <sys/socket.h>
 
 #include "server/request_checks.h"
@@ -163,9 +165,7 @@ struct DecisionServer::Impl {
 
     void log(const httplib::Request& req, const httplib::Response& res) const {
         if (!options.access_log) return;
-        const double ms = std::chrono::duration<double, std::milli>(
-                              std::chrono::steady_clock::now() - request_started)
-                              .count();
+        const double ms = base::ms_since(request_started);
         char line[512];
         // Path only: query strings and headers (tokens, keys) never reach the log.
         std::snprintf(line, sizeof line, "%s %s %s %d %zu bytes %.1f ms", req.remote_addr.c_str(),

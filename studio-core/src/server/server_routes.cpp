@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "core/canvas_plan.h"
+#include "base/time.h"
 #include "core/chat_template.h"
 #include "core/decide/row_reader.h"
 #include "core/images.h"
@@ -58,10 +59,6 @@ void set_server_timing(httplib::Response& res, double ms) {
     res.set_header("Server-Timing", value);
     std::snprintf(value, sizeof value, "%.2f", ms);
     res.set_header("X-Inference-Time-Ms", value);
-}
-
-double ms_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
 
 std::string completion_id() {
@@ -224,7 +221,7 @@ void Routes::decision_form(const ojson& body, wire::ChatDecisionCall call,
     if (!admission) return;
     const auto started = std::chrono::steady_clock::now();
     auto decision = backend_->decide(request, {}, engine::CancelToken{});
-    const double ms = ms_since(started);
+    const double ms = base::ms_since(started);
     if (!decision) return reply_backend_error(res, decision.error(), 400);
     const std::string model =
         model_of(body, options_.model_name.empty() ? decision->model : options_.model_name);
@@ -265,7 +262,7 @@ void Routes::generative_form(const ojson& body, httplib::Response& res) {
     if (call->stream) return stream_generation(std::move(*call), std::move(*admission), model, res);
     const auto started = std::chrono::steady_clock::now();
     auto g = backend_->generate(call->request, {}, engine::CancelToken{});
-    const double ms = ms_since(started);
+    const double ms = base::ms_since(started);
     if (!g) return reply_backend_error(res, g.error(), 400);
     set_server_timing(res, ms);
     reply_json(res, 200, dump_safe(wire::generation_reply(*g, completion_id(), unix_now(), model)));
@@ -370,7 +367,7 @@ void Routes::structured_read(const ojson& body, httplib::Response& res) {
     if (!admission) return;
     const auto started = std::chrono::steady_clock::now();
     auto result = reader->read_rows(plan, 0, {row}, engine::CancelToken{});
-    const double ms = ms_since(started);
+    const double ms = base::ms_since(started);
     if (!result) return reply_backend_error(res, result.error(), 400);
 
     wire::StructuredReadReply reply;
@@ -448,7 +445,7 @@ void Routes::systemone(const httplib::Request& req, httplib::Response& res) {
     if (!admission) return;
     const auto started = std::chrono::steady_clock::now();
     auto decision = backend_->decide(request, {}, engine::CancelToken{});
-    const double ms = ms_since(started);
+    const double ms = base::ms_since(started);
     if (!decision) return reply_backend_error(res, decision.error(), 422);
     const std::string model =
         model_of(b, options_.model_name.empty() ? decision->model : options_.model_name);
