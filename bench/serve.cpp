@@ -28,10 +28,10 @@
 #include <nlohmann/json.hpp>
 
 #include "base/time.h"
-#include "core/decision_server.h"
-#include "core/http_client.h"
-#include "core/local_backend.h"
-#include "core/remote_backends.h"
+#include "core/server/decision_server.h"
+#include "core/net/http_client.h"
+#include "core/decide/local_backend.h"
+#include "core/net/remote_backends.h"
 #include "engine/tiny_model.h"
 
 namespace {

@@ -1,8 +1,8 @@
 // The schema parser: any JSON document (bounded depth, as every door parses) as a schema.
 #include <nlohmann/json.hpp>
 
-#include "core/json_input.h"
-#include "core/schema.h"
+#include "core/policy/json_input.h"
+#include "core/policy/schema.h"
 #include "fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

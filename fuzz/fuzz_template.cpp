@@ -1,7 +1,7 @@
 // Policy templates: the Go text/template subset parser and renderer, over a fixed data set.
 #include <nlohmann/json.hpp>
 
-#include "core/template.h"
+#include "core/template/template.h"
 #include "fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,7 +1,7 @@
 #pragma once
 // Decision Studio's main window: the policy library, the policy editor (form and source views
 // of one document, the variables panel), results and the canvas view; the active endpoint in the
-// status bar. The window delegates: the endpoint session (core/endpoint_session.h) builds and
+// status bar. The window delegates: the endpoint session (core/endpoints/endpoint_session.h) builds and
 // keeps the active profile's backend, runs go through a BackendRunner (so the UI thread never
 // waits on the engine or the network), PolicyFiles opens and saves the policy, and the menus
 // (main_window_actions.cpp) and the runs (main_window_runs.cpp) have files of their own; Compare
@@ -14,11 +14,11 @@
 #include <memory>
 #include <optional>
 
-#include "core/backend_runner.h"
-#include "core/compare.h"
-#include "core/endpoint_profiles.h"
-#include "core/endpoint_session.h"
-#include "core/report.h"
+#include "core/endpoints/backend_runner.h"
+#include "core/comparison/compare.h"
+#include "core/endpoints/endpoint_profiles.h"
+#include "core/endpoints/endpoint_session.h"
+#include "core/reports/report.h"
 #include "engine/tokenizer.h"
 #include "ui/bench/bench_window.h"
 

@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "cli.h"
-#include "core/backend.h"
-#include "core/backend_factory.h"
+#include "core/decide/backend.h"
+#include "core/endpoints/backend_factory.h"
 #include "engine/engine.h"
 
 namespace dgem {

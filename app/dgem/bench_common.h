@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cli.h"
-#include "core/bench_run.h"
+#include "core/evaluation/bench_run.h"
 
 namespace dgem::bench {
 

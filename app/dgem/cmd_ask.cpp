@@ -6,7 +6,7 @@
 
 #include "backend_factory.h"
 #include "cli.h"
-#include "core/template.h"
+#include "core/template/template.h"
 #include "remote_factory.h"
 
 namespace {

@@ -2,8 +2,8 @@
 #include <iostream>
 
 #include "cli.h"
-#include "core/http_client.h"
-#include "core/keychain.h"
+#include "core/net/http_client.h"
+#include "core/net/keychain.h"
 #include "remote_factory.h"
 
 namespace {

@@ -5,8 +5,8 @@
 #include "backend_factory.h"
 #include "bench_common.h"
 #include "cli.h"
-#include "core/compare.h"
-#include "core/eval_report.h"
+#include "core/comparison/compare.h"
+#include "core/evaluation/eval_report.h"
 #include "report_output.h"
 
 namespace {

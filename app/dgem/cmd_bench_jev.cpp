@@ -1,4 +1,4 @@
-// dgem bench-jev: JevBench v1.4 on any backend, scored as upstream scores it (core/eval_score.h),
+// dgem bench-jev: JevBench v1.4 on any backend, scored as upstream scores it (core/evaluation/eval_score.h),
 // resumable from its journal; dgem's variants (temperature, tables, sweep, leaderboard) as flags.
 #include <filesystem>
 #include <fstream>
@@ -8,8 +8,8 @@
 #include "backend_factory.h"
 #include "bench_common.h"
 #include "cli.h"
-#include "core/eval_report.h"
-#include "core/json_input.h"
+#include "core/evaluation/eval_report.h"
+#include "core/policy/json_input.h"
 #include "data_paths.h"
 #include "report_output.h"
 

@@ -6,8 +6,8 @@
 #include "backend_factory.h"
 #include "bench_common.h"
 #include "cli.h"
-#include "core/compare.h"
-#include "core/eval_runner.h"
+#include "core/comparison/compare.h"
+#include "core/evaluation/eval_runner.h"
 #include "decision_input.h"
 #include "report_output.h"
 

@@ -15,7 +15,7 @@
 
 #include "backend_factory.h"
 #include "cli.h"
-#include "core/read_stats.h"
+#include "core/decide/read_stats.h"
 #include "core/wire/decision_json.h"
 #include "decision_input.h"
 #include "report_output.h"

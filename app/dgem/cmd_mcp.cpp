@@ -1,5 +1,5 @@
 // dgem mcp: a Model Context Protocol server on stdin/stdout for agents. The protocol lives in
-// core/mcp_server.h; this command only pumps lines: stdin is split into messages, each handled
+// core/mcp/mcp_server.h; this command only pumps lines: stdin is split into messages, each handled
 // on a small pool of threads (ping and tools/list answer while a decision runs), replies written
 // whole, one per line. Logs go to stderr, and so does anything else that writes to stdout.
 #include <signal.h>
@@ -17,7 +17,7 @@
 
 #include "backend_factory.h"
 #include "cli.h"
-#include "core/mcp_server.h"
+#include "core/mcp/mcp_server.h"
 
 namespace {
 

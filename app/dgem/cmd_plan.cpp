@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "cli.h"
-#include "core/canvas_plan.h"
-#include "core/stages.h"
+#include "core/decide/canvas_plan.h"
+#include "core/decide/stages.h"
 #include "data_paths.h"
 #include "decision_input.h"
 

@@ -1,4 +1,4 @@
-// dgem serve: the local engine as a decision server (core/decision_server.h). Settings as dgem's
+// dgem serve: the local engine as a decision server (core/server/decision_server.h). Settings as dgem's
 // serving image names them (PORT, API_KEY, DGEM_SERVER_KEY, MAX_INFLIGHT, ...); SIGTERM and
 // SIGINT stop it gracefully: it stops accepting, lets requests in flight finish, and exits 0.
 #include <atomic>
@@ -11,8 +11,8 @@
 
 #include "backend_factory.h"
 #include "cli.h"
-#include "core/decision_server.h"
-#include "core/local_backend.h"
+#include "core/server/decision_server.h"
+#include "core/decide/local_backend.h"
 #include "data_paths.h"
 
 namespace {

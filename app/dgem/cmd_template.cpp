@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
-#include "core/policy.h"
-#include "core/template.h"
+#include "core/policy/policy.h"
+#include "core/template/template.h"
 #include "decision_input.h"
 
 namespace {

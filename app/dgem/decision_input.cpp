@@ -5,9 +5,9 @@
 #include <fstream>
 #include <map>
 
-#include "core/json_input.h"
-#include "core/policy.h"
-#include "core/template.h"
+#include "core/policy/json_input.h"
+#include "core/policy/policy.h"
+#include "core/template/template.h"
 
 namespace dgem {
 

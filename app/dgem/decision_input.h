@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
-#include "core/images.h"
-#include "core/schema.h"
+#include "core/images/images.h"
+#include "core/policy/schema.h"
 
 namespace dgem {
 

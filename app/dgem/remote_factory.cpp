@@ -1,9 +1,9 @@
 // From dgem's flags to a remote Backend.
 #include "remote_factory.h"
 
-#include "core/auth.h"
-#include "core/http_client.h"
-#include "core/keychain.h"
+#include "core/net/auth.h"
+#include "core/net/http_client.h"
+#include "core/net/keychain.h"
 #include "data_paths.h"
 
 namespace dgem {

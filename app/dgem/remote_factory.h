@@ -1,14 +1,14 @@
 #pragma once
-// dgem's remote side: client settings from flags, environment and config files (core/config.h),
+// dgem's remote side: client settings from flags, environment and config files (core/config/config.h),
 // the bearer token (--token, DGEM_TOKEN, the keychain, or gcloud with --gcp-auth), and the
 // remote Backend for --protocol chat|systemone|vllm|openai|auto.
 
 #include <memory>
 
 #include "cli.h"
-#include "core/backend_factory.h"
-#include "core/config.h"
-#include "core/remote_backends.h"
+#include "core/endpoints/backend_factory.h"
+#include "core/config/config.h"
+#include "core/net/remote_backends.h"
 
 namespace dgem {
 

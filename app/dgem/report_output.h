@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cli.h"
-#include "core/report.h"
+#include "core/reports/report.h"
 
 namespace dgem {
 

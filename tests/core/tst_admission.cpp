@@ -1,6 +1,6 @@
 // AdmissionGate on its own: FIFO order, the queue bound, the wait bound, close() and abandoned
 // waiters, observed through counts() rather than timing wherever the order matters.
-#include "core/admission.h"
+#include "core/server/admission.h"
 
 #include <QtTest>
 

@@ -9,10 +9,10 @@
 
 #include <fstream>
 
-#include "core/canvas_plan.h"
-#include "core/chat_template.h"
-#include "core/read_stats.h"
-#include "core/template.h"
+#include "core/decide/canvas_plan.h"
+#include "core/decide/chat_template.h"
+#include "core/decide/read_stats.h"
+#include "core/template/template.h"
 #include "engine/engine.h"
 
 using engine::TokenId;

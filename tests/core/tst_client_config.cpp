@@ -5,7 +5,7 @@
 
 #include <fstream>
 
-#include "core/config.h"
+#include "core/config/config.h"
 
 class TestClientConfig : public QObject {
     Q_OBJECT

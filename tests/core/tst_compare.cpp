@@ -1,4 +1,4 @@
-// Slot readout against generative JSON (core/compare.h):
+// Slot readout against generative JSON (core/comparison/compare.h):
 //  - the strict parser: a valid reply, each kind of invalid one (not JSON with its offset, a
 //    fenced reply, prose around the object, a missing question, an unknown key, a value outside
 //    the allowed ones, a non-string, a duplicate key), labels accepted as well as names;
@@ -15,9 +15,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/compare.h"
-#include "core/json_input.h"
-#include "core/schema.h"
+#include "core/comparison/compare.h"
+#include "core/policy/json_input.h"
+#include "core/policy/schema.h"
 #include "serve_process.h"
 
 using nlohmann::json;

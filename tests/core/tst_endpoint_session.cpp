@@ -8,9 +8,9 @@
 #include <QThread>
 #include <atomic>
 
-#include "core/backend_factory.h"
-#include "core/endpoint_session.h"
-#include "core/worker_runner.h"
+#include "core/endpoints/backend_factory.h"
+#include "core/endpoints/endpoint_session.h"
+#include "core/endpoints/worker_runner.h"
 
 namespace {
 core::EndpointProfile tiny_profile() {

@@ -14,10 +14,10 @@
 #include <sstream>
 #include <thread>
 
-#include "core/eval_report.h"
-#include "core/eval_runner.h"
-#include "core/eval_score.h"
-#include "core/eval_suite.h"
+#include "core/evaluation/eval_report.h"
+#include "core/evaluation/eval_runner.h"
+#include "core/evaluation/eval_score.h"
+#include "core/evaluation/eval_suite.h"
 
 using nlohmann::json;
 namespace ev = core::eval;

@@ -15,10 +15,10 @@
 #include <set>
 #include <sstream>
 
-#include "core/eval_report.h"
-#include "core/eval_runner.h"
-#include "core/eval_score.h"
-#include "core/eval_suite.h"
+#include "core/evaluation/eval_report.h"
+#include "core/evaluation/eval_runner.h"
+#include "core/evaluation/eval_score.h"
+#include "core/evaluation/eval_suite.h"
 #include "serve_process.h"
 
 using nlohmann::json;

@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "base/time.h"
-#include "core/http_client.h"
+#include "core/net/http_client.h"
 
 namespace {
 

@@ -1,9 +1,9 @@
 // Tokens in the system keychain: a round trip through QtKeychain (gnome-keyring in a private
 // D-Bus session, as scripts/test.sh runs ctest), and dgem picking the stored token up.
 // Without a reachable Secret Service this fails under CI (CI=true) and skips when run by hand.
-#include "core/decision_server.h"
-#include "core/keychain.h"
-#include "core/local_backend.h"
+#include "core/server/decision_server.h"
+#include "core/net/keychain.h"
+#include "core/decide/local_backend.h"
 
 #include <QProcess>
 #include <QTemporaryDir>

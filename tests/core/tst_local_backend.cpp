@@ -9,12 +9,12 @@
 #include <filesystem>
 #include <map>
 
-#include "core/canvas_plan.h"
-#include "core/local_backend.h"
-#include "core/policy.h"
-#include "core/read_stats.h"
+#include "core/decide/canvas_plan.h"
+#include "core/decide/local_backend.h"
+#include "core/policy/policy.h"
+#include "core/decide/read_stats.h"
 #include "core/wire/decision_json.h"
-#include "core/stages.h"
+#include "core/decide/stages.h"
 #include "engine/engine.h"
 
 using nlohmann::json;

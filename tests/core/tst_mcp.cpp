@@ -10,12 +10,12 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/local_backend.h"
-#include "core/mcp_server.h"
-#include "core/policy.h"
-#include "core/read_stats.h"
+#include "core/decide/local_backend.h"
+#include "core/mcp/mcp_server.h"
+#include "core/policy/policy.h"
+#include "core/decide/read_stats.h"
 #include "core/wire/decision_json.h"
-#include "core/template.h"
+#include "core/template/template.h"
 #include "engine/engine.h"
 
 using nlohmann::json;

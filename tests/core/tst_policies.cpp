@@ -1,4 +1,4 @@
-// Policies (core/policy.h): every shipped policy, read from the compiled-in resources, renders
+// Policies (core/policy/policy.h): every shipped policy, read from the compiled-in resources, renders
 // with its sample variables to {schema with questions, state}; a missing variable falls back to
 // the template's default; dgem's -v rules; loading from disk and folders; and each bad input
 // (missing file, folder, 10 MB file, binary garbage, broken vars file, a template that renders
@@ -13,10 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/canvas_plan.h"
-#include "core/json_input.h"
-#include "core/policy.h"
-#include "core/schema.h"
+#include "core/decide/canvas_plan.h"
+#include "core/policy/json_input.h"
+#include "core/policy/policy.h"
+#include "core/policy/schema.h"
 
 using nlohmann::json;
 

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "core/read_stats.h"
+#include "core/decide/read_stats.h"
 #include "core/wire/decision_json.h"
 
 using nlohmann::json;

@@ -1,12 +1,12 @@
 // Remote decisions end to end over loopback: the real `dgem serve` server (in process, and the
 // real binary) on the tiny model, the remote backends and the real `dgem` binary as clients.
 // Every route, every auth mode, every error class, --gcp-auth with a fake gcloud, a load test.
-#include "core/auth.h"
-#include "core/decision_server.h"
-#include "core/http_client.h"
-#include "core/local_backend.h"
-#include "core/read_stats.h"
-#include "core/remote_backends.h"
+#include "core/net/auth.h"
+#include "core/server/decision_server.h"
+#include "core/net/http_client.h"
+#include "core/decide/local_backend.h"
+#include "core/decide/read_stats.h"
+#include "core/net/remote_backends.h"
 #include "core/wire/systemone.h"
 
 #include <QCoreApplication>

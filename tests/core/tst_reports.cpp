@@ -24,13 +24,13 @@
 #include <memory>
 #include <sstream>
 
-#include "core/compare.h"
-#include "core/eval_report.h"
-#include "core/eval_runner.h"
-#include "core/images.h"
-#include "core/local_backend.h"
-#include "core/policy.h"
-#include "core/report.h"
+#include "core/comparison/compare.h"
+#include "core/evaluation/eval_report.h"
+#include "core/evaluation/eval_runner.h"
+#include "core/images/images.h"
+#include "core/decide/local_backend.h"
+#include "core/policy/policy.h"
+#include "core/reports/report.h"
 #include "engine/engine.h"
 #include "serve_process.h"
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/schema.h"
+#include "core/policy/schema.h"
 
 using nlohmann::json;
 

@@ -1,4 +1,4 @@
-// The policy-template renderer (core/template.h) against Go text/template's and dgem's
+// The policy-template renderer (core/template/template.h) against Go text/template's and dgem's
 // behaviour: every construct the policies use, Go's formatting rules (toJson, %q, %v), dgem's
 // `default`, trimming, range order, and every error with its file:line:col. Bad input (garbage
 // bytes, a 10 MB source, deep nesting, runaway loops and output) must give one-line errors and
@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/template.h"
+#include "core/template/template.h"
 
 using nlohmann::json;
 

@@ -18,8 +18,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "core/endpoint_profiles.h"
-#include "core/report.h"
+#include "core/endpoints/endpoint_profiles.h"
+#include "core/reports/report.h"
 #include "ui/bench/bench_items_model.h"
 #include "ui/bench/bench_window.h"
 #include "ui/charts/chart_widget.h"

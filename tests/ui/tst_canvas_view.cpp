@@ -6,7 +6,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "core/canvas_plan.h"
+#include "core/decide/canvas_plan.h"
 #include "ui/canvas/canvas_model.h"
 #include "ui/canvas/canvas_view.h"
 #include "ui/canvas/token_flow.h"

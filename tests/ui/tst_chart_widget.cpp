@@ -7,7 +7,7 @@
 #include <QPainter>
 #include <QTest>
 
-#include "core/report.h"
+#include "core/reports/report.h"
 #include "ui/charts/chart_widget.h"
 #include "ui/theme.h"
 

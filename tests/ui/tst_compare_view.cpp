@@ -17,10 +17,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "core/compare.h"
-#include "core/endpoint_profiles.h"
-#include "core/local_backend.h"
-#include "core/report.h"
+#include "core/comparison/compare.h"
+#include "core/endpoints/endpoint_profiles.h"
+#include "core/decide/local_backend.h"
+#include "core/reports/report.h"
 #include "engine/engine.h"
 #include "ui/bench/bench_window.h"
 #include "ui/bench/comparison_items_model.h"

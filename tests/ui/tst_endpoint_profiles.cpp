@@ -8,8 +8,8 @@
 #include <QTest>
 #include <QUuid>
 
-#include "core/endpoint_profiles.h"
-#include "core/keychain.h"
+#include "core/endpoints/endpoint_profiles.h"
+#include "core/net/keychain.h"
 #include "ui/endpoints/endpoints_dialog.h"
 
 namespace {

@@ -11,7 +11,7 @@
 #include <QTextDocument>
 #include <QUndoStack>
 
-#include "core/policy_source_edit.h"
+#include "core/policy/policy_source_edit.h"
 #include "ui/editor/policy_document.h"
 #include "ui/editor/policy_form.h"
 #include "ui/editor/question_table_model.h"

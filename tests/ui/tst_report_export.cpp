@@ -21,9 +21,9 @@
 #include <csignal>
 #include <nlohmann/json.hpp>
 
-#include "core/endpoint_profiles.h"
-#include "core/local_backend.h"
-#include "core/report.h"
+#include "core/endpoints/endpoint_profiles.h"
+#include "core/decide/local_backend.h"
+#include "core/reports/report.h"
 #include "engine/engine.h"
 #include "ui/bench/bench_window.h"
 #include "ui/canvas/canvas_model.h"

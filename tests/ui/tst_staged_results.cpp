@@ -9,8 +9,8 @@
 #include <QToolButton>
 #include <filesystem>
 
-#include "core/local_backend.h"
-#include "core/read_stats.h"
+#include "core/decide/local_backend.h"
+#include "core/decide/read_stats.h"
 #include "engine/engine.h"
 #include "ui/canvas/canvas_model.h"
 #include "ui/results/result_card.h"

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/backend.h"
-#include "core/endpoint_profiles.h"
-#include "core/report.h"
+#include "core/decide/backend.h"
+#include "core/endpoints/endpoint_profiles.h"
+#include "core/reports/report.h"
 
 namespace ui_test {
 

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "core/eval_table.h"
+#include "core/evaluation/eval_table.h"
 #include "ui/bench/id_rows_model.h"
 
 namespace ui {

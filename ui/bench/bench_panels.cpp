@@ -16,7 +16,7 @@
 #include <algorithm>
 #include <array>
 
-#include "core/eval_runner.h"
+#include "core/evaluation/eval_runner.h"
 #include "ui/bench/bench_items_model.h"
 #include "ui/bench/bench_window.h"
 #include "ui/bench/comparison_items_model.h"

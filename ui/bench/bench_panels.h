@@ -10,9 +10,9 @@
 #include <optional>
 #include <vector>
 
-#include "core/bench_run.h"
-#include "core/compare.h"
-#include "core/report.h"
+#include "core/evaluation/bench_run.h"
+#include "core/comparison/compare.h"
+#include "core/reports/report.h"
 
 class QAction;
 class QComboBox;

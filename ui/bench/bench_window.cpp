@@ -16,7 +16,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include "core/eval_table.h"
+#include "core/evaluation/eval_table.h"
 #include "ui/bench/bench_items_model.h"
 #include "ui/bench/comparison_items_model.h"
 #include "ui/i18n/format.h"

@@ -9,7 +9,7 @@
 // generative JSON or both; a run with generative records (RunMode Both, or a kept run holding
 // them) gets a Slot vs generative tab: a table per item and charts (latency of each mode per
 // item, validity and agreement, accuracy of each mode) from core::compare's values. The run is
-// the core's bench-run use case (core/bench_run.h: run_bench on a worker thread, the run folder
+// the core's bench-run use case (core/evaluation/bench_run.h: run_bench on a worker thread, the run folder
 // through RunStore); this window turns its widgets into the use case's inputs and shows values.
 
 #include <QFutureWatcher>
@@ -19,8 +19,8 @@
 #include <memory>
 #include <optional>
 
-#include "core/bench_run.h"
-#include "core/endpoint_profiles.h"
+#include "core/evaluation/bench_run.h"
+#include "core/endpoints/endpoint_profiles.h"
 #include "ui/bench/bench_panels.h"
 
 class QAction;

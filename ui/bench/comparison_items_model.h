@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "core/compare.h"
+#include "core/comparison/compare.h"
 #include "ui/bench/id_rows_model.h"
 
 namespace ui {

@@ -9,7 +9,7 @@
 #include <memory>
 #include <optional>
 
-#include "core/canvas_plan.h"
+#include "core/decide/canvas_plan.h"
 
 namespace ui {
 

@@ -6,7 +6,7 @@
 
 #include <QWidget>
 
-#include "core/report.h"
+#include "core/reports/report.h"
 
 namespace ui {
 

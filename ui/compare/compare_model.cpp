@@ -4,7 +4,7 @@
 #include <QBrush>
 #include <QColor>
 
-#include "core/backend_runner.h"
+#include "core/endpoints/backend_runner.h"
 #include "ui/i18n/format.h"
 #include "ui/results/results_model.h"
 

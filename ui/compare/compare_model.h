@@ -13,7 +13,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/compare.h"
+#include "core/comparison/compare.h"
 
 namespace ui {
 

@@ -9,9 +9,9 @@
 #include <QString>
 #include <memory>
 
-#include "core/backend.h"
-#include "core/compare.h"
-#include "core/worker_runner.h"
+#include "core/decide/backend.h"
+#include "core/comparison/compare.h"
+#include "core/endpoints/worker_runner.h"
 
 namespace ui {
 

@@ -21,7 +21,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/backend_runner.h"
+#include "core/endpoints/backend_runner.h"
 #include "ui/compare/compare_model.h"
 #include "ui/compare/compare_runner.h"
 #include "ui/i18n/format.h"

@@ -13,9 +13,9 @@
 #include <memory>
 #include <optional>
 
-#include "core/backend.h"
-#include "core/compare.h"
-#include "core/report.h"
+#include "core/decide/backend.h"
+#include "core/comparison/compare.h"
+#include "core/reports/report.h"
 
 class QAction;
 class QFrame;

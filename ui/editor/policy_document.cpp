@@ -7,8 +7,8 @@
 #include <QTextCursor>
 #include <QTextDocument>
 
-#include "core/policy_source_edit.h"
-#include "core/template.h"
+#include "core/policy/policy_source_edit.h"
+#include "core/template/template.h"
 
 namespace ui {
 namespace {

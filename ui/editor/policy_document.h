@@ -4,7 +4,7 @@
 // The form and the source editor are two views of this object; every change of either goes
 // through the QTextDocument, whose undo steps are mirrored on one QUndoStack, so undo walks
 // form and source edits alike. Form edits are mapped back into the source by
-// core/policy_source_edit.h (only schema.instructions and schema.questions are rewritten).
+// core/policy/policy_source_edit.h (only schema.instructions and schema.questions are rewritten).
 
 #include <QObject>
 #include <QString>
@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/schema.h"
+#include "core/policy/schema.h"
 
 class QTextDocument;
 

@@ -7,7 +7,7 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "core/schema.h"
+#include "core/policy/schema.h"
 
 namespace ui {
 

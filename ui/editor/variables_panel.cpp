@@ -12,8 +12,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "core/schema.h"
-#include "core/template.h"
+#include "core/policy/schema.h"
+#include "core/template/template.h"
 #include "ui/editor/policy_document.h"
 
 namespace ui {

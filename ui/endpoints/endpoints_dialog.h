@@ -6,7 +6,7 @@
 #include <QAbstractListModel>
 #include <QDialog>
 
-#include "core/endpoint_profiles.h"
+#include "core/endpoints/endpoint_profiles.h"
 
 class QCheckBox;
 class QComboBox;

@@ -6,7 +6,7 @@
 #include <QString>
 #include <QTime>
 
-#include "core/decision.h"
+#include "core/decide/decision.h"
 
 namespace ui {
 

@@ -14,7 +14,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "core/images.h"
+#include "core/images/images.h"
 #include "ui/images/images_model.h"
 
 namespace ui {

@@ -11,7 +11,7 @@
 #include <QStandardPaths>
 #include <algorithm>
 
-#include "core/policy.h"
+#include "core/policy/policy.h"
 
 namespace ui {
 namespace {

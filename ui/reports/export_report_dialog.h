@@ -11,7 +11,7 @@
 #include <QDialog>
 #include <optional>
 
-#include "core/report.h"
+#include "core/reports/report.h"
 
 class QComboBox;
 class QLabel;

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/decision.h"
+#include "core/decide/decision.h"
 #include "ui/accessibility/painted_items.h"
 #include "ui/i18n/format.h"
 #include "ui/results/results_model.h"

@@ -3,7 +3,7 @@
 
 #include <QCoreApplication>
 
-#include "core/read_stats.h"
+#include "core/decide/read_stats.h"
 #include "ui/i18n/format.h"
 
 namespace ui {

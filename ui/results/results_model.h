@@ -6,7 +6,7 @@
 #include <QDateTime>
 #include <deque>
 
-#include "core/decision.h"
+#include "core/decide/decision.h"
 
 namespace ui {
 

@@ -12,7 +12,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "core/read_stats.h"
+#include "core/decide/read_stats.h"
 #include "core/wire/decision_json.h"
 #include "ui/results/result_card.h"
 #include "ui/results/results_model.h"

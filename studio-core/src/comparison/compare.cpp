@@ -1,4 +1,4 @@
-// One decision asked both ways, and a suite run's two sides summarised (core/compare.h).
+// One decision asked both ways, and a suite run's two sides summarised (core/comparison/compare.h).
 
 #include <algorithm>
 #include <chrono>
@@ -6,8 +6,8 @@
 #include <map>
 
 #include "base/time.h"
-#include "core/compare.h"
-#include "core/eval_score.h"
+#include "core/comparison/compare.h"
+#include "core/evaluation/eval_score.h"
 
 namespace core::compare {
 namespace {

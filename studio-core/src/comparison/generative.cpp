@@ -1,11 +1,11 @@
 // The generative side of a comparison: the prompt that asks a schema's questions as one JSON
-// object, and the strict parser of the reply (see core/compare.h for the rules).
+// object, and the strict parser of the reply (see core/comparison/compare.h for the rules).
 
 #include <algorithm>
 #include <set>
 
-#include "core/compare.h"
-#include "core/json_input.h"
+#include "core/comparison/compare.h"
+#include "core/policy/json_input.h"
 
 namespace core::compare {
 namespace {

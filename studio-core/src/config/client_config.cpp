@@ -10,7 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "base/text.h"
-#include "core/config.h"
+#include "core/config/config.h"
 
 namespace core {
 

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <map>
 
-#include "core/json_input.h"
-#include "core/stages.h"
+#include "core/policy/json_input.h"
+#include "core/decide/stages.h"
 #include "base/time.h"
 
 namespace core {

@@ -1,9 +1,9 @@
-// From a BackendSpec to a Backend (see core/backend_factory.h).
-#include "core/backend_factory.h"
+// From a BackendSpec to a Backend (see core/endpoints/backend_factory.h).
+#include "core/endpoints/backend_factory.h"
 
 #include <optional>
 
-#include "core/local_backend.h"
+#include "core/decide/local_backend.h"
 #include "engine/engine.h"
 
 namespace core {

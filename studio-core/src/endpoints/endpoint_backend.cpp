@@ -1,11 +1,11 @@
-// From an endpoint profile to a BackendSpec, and so to a Backend (see core/endpoint_profiles.h
-// and core/backend_factory.h).
+// From an endpoint profile to a BackendSpec, and so to a Backend (see core/endpoints/endpoint_profiles.h
+// and core/endpoints/backend_factory.h).
 #include <filesystem>
 
-#include "core/auth.h"
-#include "core/backend_factory.h"
-#include "core/endpoint_profiles.h"
-#include "core/keychain.h"
+#include "core/net/auth.h"
+#include "core/endpoints/backend_factory.h"
+#include "core/endpoints/endpoint_profiles.h"
+#include "core/net/keychain.h"
 
 namespace core {
 

@@ -1,5 +1,5 @@
-// Profile -> backend, off the caller's thread (see core/endpoint_session.h).
-#include "core/endpoint_session.h"
+// Profile -> backend, off the caller's thread (see core/endpoints/endpoint_session.h).
+#include "core/endpoints/endpoint_session.h"
 
 namespace core {
 

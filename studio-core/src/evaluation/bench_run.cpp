@@ -1,5 +1,5 @@
 // The bench-run use case: run, score, the result document, the report input, the run folder.
-#include "core/bench_run.h"
+#include "core/evaluation/bench_run.h"
 
 #include <algorithm>
 #include <chrono>

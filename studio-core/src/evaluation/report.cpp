@@ -1,7 +1,7 @@
-// Records -> scores -> report JSON (see core/eval_report.h).
+// Records -> scores -> report JSON (see core/evaluation/eval_report.h).
 #include <cmath>
 
-#include "core/eval_report.h"
+#include "core/evaluation/eval_report.h"
 
 namespace core::eval {
 

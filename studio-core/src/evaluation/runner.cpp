@@ -17,9 +17,9 @@
 #include <thread>
 
 #include "base/time.h"
-#include "core/compare.h"
-#include "core/eval_runner.h"
-#include "core/json_input.h"
+#include "core/comparison/compare.h"
+#include "core/evaluation/eval_runner.h"
+#include "core/policy/json_input.h"
 
 namespace core::eval {
 

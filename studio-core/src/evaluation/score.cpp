@@ -1,12 +1,12 @@
-// JevBench v1.4 scoring (see core/eval_score.h and ../shared/JEVBENCH.md).
+// JevBench v1.4 scoring (see core/evaluation/eval_score.h and ../shared/JEVBENCH.md).
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
 
-#include "core/eval_score.h"
-#include "core/json_input.h"
+#include "core/evaluation/eval_score.h"
+#include "core/policy/json_input.h"
 
 namespace core::eval {
 

@@ -8,10 +8,10 @@
 #include <sstream>
 
 #include "base/text.h"
-#include "core/eval_suite.h"
-#include "core/images.h"
-#include "core/json_input.h"
-#include "core/policy.h"
+#include "core/evaluation/eval_suite.h"
+#include "core/images/images.h"
+#include "core/policy/json_input.h"
+#include "core/policy/policy.h"
 
 namespace core::eval {
 

@@ -1,10 +1,10 @@
-// Records -> table rows (see core/eval_table.h).
-#include "core/eval_table.h"
+// Records -> table rows (see core/evaluation/eval_table.h).
+#include "core/evaluation/eval_table.h"
 
 #include <algorithm>
 #include <map>
 
-#include "core/eval_report.h"
+#include "core/evaluation/eval_report.h"
 
 namespace core::eval {
 

@@ -1,8 +1,8 @@
-// Decoding a checked image into RGB rows (see core/images.h).
+// Decoding a checked image into RGB rows (see core/images/images.h).
 #include <QImage>
 #include <cstring>
 
-#include "core/images.h"
+#include "core/images/images.h"
 
 namespace core {
 

@@ -1,12 +1,12 @@
-// Images in a decision (see core/images.h).
-#include "core/images.h"
+// Images in a decision (see core/images/images.h).
+#include "core/images/images.h"
 
 #include <array>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 
-#include "core/http_client.h"
+#include "core/net/http_client.h"
 
 namespace core {
 

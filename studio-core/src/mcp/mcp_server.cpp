@@ -1,12 +1,12 @@
 // The JSON-RPC 2.0 side of dgem mcp: message checks, dispatch and the error codes documented in
-// core/mcp_server.h. The tools themselves live in mcp_tools.cpp.
-#include "core/mcp_server.h"
+// core/mcp/mcp_server.h. The tools themselves live in mcp_tools.cpp.
+#include "core/mcp/mcp_server.h"
 
 #include <atomic>
 #include <map>
 #include <mutex>
 
-#include "core/json_input.h"
+#include "core/policy/json_input.h"
 #include "mcp/argument_check.h"
 #include "mcp/mcp_tools.h"
 

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <sstream>
 
-#include "core/policy.h"
-#include "core/read_stats.h"
+#include "core/policy/policy.h"
+#include "core/decide/read_stats.h"
 #include "core/wire/decision_json.h"
-#include "core/schema.h"
-#include "core/template.h"
+#include "core/policy/schema.h"
+#include "core/template/template.h"
 
 namespace core::mcp {
 namespace {

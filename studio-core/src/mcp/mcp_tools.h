@@ -1,6 +1,6 @@
 #pragma once
 // dgem mcp's tools: their definitions (tools/list) and what a call does. The protocol side
-// (core/mcp_server.h) finds the tool, checks the arguments against its inputSchema and hands the
+// (core/mcp/mcp_server.h) finds the tool, checks the arguments against its inputSchema and hands the
 // call here with a way to reach the backend.
 
 #include <functional>
@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/backend.h"
-#include "core/mcp_server.h"
+#include "core/decide/backend.h"
+#include "core/mcp/mcp_server.h"
 
 namespace core::mcp {
 

@@ -1,5 +1,5 @@
 // Token sources for remote backends: fixed tokens and gcloud-minted Google tokens.
-#include "core/auth.h"
+#include "core/net/auth.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,6 +1,6 @@
 // Blocking HTTP for worker threads on cpp-httplib's client: the request's I/O on the calling
 // thread over a per-thread keep-alive connection, retries and auth refresh around it.
-#include "core/http_client.h"
+#include "core/net/http_client.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,5 +1,5 @@
 // QtKeychain jobs run to completion on a local event loop.
-#include "core/keychain.h"
+#include "core/net/keychain.h"
 
 #include <qt6keychain/keychain.h>
 #include <QEventLoop>

@@ -1,5 +1,5 @@
 // The remote backends: request bodies out, Decisions and Generations back.
-#include "core/remote_backends.h"
+#include "core/net/remote_backends.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,9 +9,9 @@
 
 #include "base/text.h"
 #include "base/time.h"
-#include "core/canvas_plan.h"
+#include "core/decide/canvas_plan.h"
 #include "core/decide/plan_executor.h"
-#include "core/stages.h"
+#include "core/decide/stages.h"
 #include "core/wire/chat_decision.h"
 #include "core/wire/openai_chat.h"
 #include "core/wire/structured_read.h"

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/eval_report.h"
+#include "core/evaluation/eval_report.h"
 #include "report_internal.h"
 
 namespace core::report {

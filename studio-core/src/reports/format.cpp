@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "base/text.h"
-#include "core/eval_runner.h"
+#include "core/evaluation/eval_runner.h"
 #include "report_internal.h"
 
 #ifndef DS_VERSION

@@ -5,8 +5,8 @@
 #include <QString>
 
 #include "base/text.h"
-#include "core/images.h"
-#include "core/json_input.h"
+#include "core/images/images.h"
+#include "core/policy/json_input.h"
 #include "report_internal.h"
 
 namespace core::report {

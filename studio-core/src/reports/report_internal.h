@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/report.h"
+#include "core/reports/report.h"
 
 namespace core::report::detail {
 

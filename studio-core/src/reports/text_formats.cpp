@@ -1,6 +1,6 @@
 // The JSON and CSV formats: the data as it is, and one row per item and question.
 
-#include "core/json_input.h"
+#include "core/policy/json_input.h"
 #include "report_internal.h"
 
 namespace core::report {

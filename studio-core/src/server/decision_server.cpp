@@ -1,6 +1,6 @@
 // dgem serve on cpp-httplib: routing, auth, admission, errors and the access log. The request
 // shapes are translated to Backend calls in server_routes.cpp.
-#include "core/decision_server.h"
+#include "core/server/decision_server.h"
 
 #include <atomic>
 #include <chrono>

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "base/text.h"
-#include "core/json_input.h"
+#include "core/policy/json_input.h"
 
 namespace core::server {
 

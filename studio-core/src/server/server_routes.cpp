@@ -7,12 +7,12 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/canvas_plan.h"
+#include "core/decide/canvas_plan.h"
 #include "base/time.h"
-#include "core/chat_template.h"
+#include "core/decide/chat_template.h"
 #include "core/decide/row_reader.h"
-#include "core/images.h"
-#include "core/json_input.h"
+#include "core/images/images.h"
+#include "core/policy/json_input.h"
 #include "core/wire/chat_decision.h"
 #include "core/wire/openai_chat.h"
 #include "core/wire/structured_read.h"

@@ -8,9 +8,9 @@
 
 #include <httplib.h>
 
-#include "core/admission.h"
-#include "core/backend.h"
-#include "core/decision_server.h"
+#include "core/server/admission.h"
+#include "core/decide/backend.h"
+#include "core/server/decision_server.h"
 #include "core/wire/chat_decision.h"
 #include "core/wire/openai_chat.h"
 

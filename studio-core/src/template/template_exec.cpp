@@ -1,5 +1,5 @@
 // Executes a parsed policy template against JSON data with Go text/template's semantics
-// (see core/template.h), and records where each piece of output came from.
+// (see core/template/template.h), and records where each piece of output came from.
 #include <algorithm>
 #include <new>
 #include <optional>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "base/text.h"
-#include "core/template.h"
+#include "core/template/template.h"
 #include "template/go_format.h"
 #include "template/template_ast.h"
 #include "template/template_funcs.h"

@@ -4,7 +4,7 @@
 #include <set>
 #include <string>
 
-#include "core/template.h"
+#include "core/template/template.h"
 #include "template/template_ast.h"
 
 namespace core {

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "core/canvas_plan.h"
-#include "core/json_input.h"
+#include "core/decide/canvas_plan.h"
+#include "core/policy/json_input.h"
 #include "core/wire/decision_json.h"
 
 namespace core::wire {

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <optional>
 
-#include "core/json_input.h"
-#include "core/read_stats.h"
+#include "core/policy/json_input.h"
+#include "core/decide/read_stats.h"
 
 namespace core {
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "core/http_client.h"
+#include "core/net/http_client.h"
 #include "server/request_checks.h"
 
 namespace core::wire {

@@ -3,7 +3,7 @@
 // the command line can map them to exit codes and the UI can place them next to their cause, and
 // a cause for the callers that decide what to do about a failed service (retry it, name a missing
 // route). Nothing here knows how a service is reached: a transport maps its own answers to a
-// Cause (see core/http_client.h for HTTP).
+// Cause (see core/net/http_client.h for HTTP).
 
 #include <cassert>
 #include <string>

@@ -1,10 +1,10 @@
 #pragma once
 // The decide module's one executor: a DecideRequest in, a Decision with typed diagnostics out,
-// over any RowReader (core/decide/row_reader.h). It plans the canvases (core/canvas_plan.h),
+// over any RowReader (core/decide/row_reader.h). It plans the canvases (core/decide/canvas_plan.h),
 // writes the thought first when the schema thinks, reads stage by stage when questions depend
-// on each other (core/stages.h), reads every group's first rows and the "auto" policy's extra
+// on each other (core/decide/stages.h), reads every group's first rows and the "auto" policy's extra
 // rows where a group's first read hesitates, aggregates the reads per question
-// (core/read_stats.h) and records what it did.
+// (core/decide/read_stats.h) and records what it did.
 //
 // Where things go: a new read strategy (how a question becomes canvas rows and how its reads
 // become one distribution) belongs here and in the planner; a new way to read rows (another

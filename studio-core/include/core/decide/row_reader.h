@@ -8,9 +8,9 @@
 #include <optional>
 #include <vector>
 
-#include "core/backend.h"
-#include "core/canvas_plan.h"
-#include "core/read_stats.h"
+#include "core/decide/backend.h"
+#include "core/decide/canvas_plan.h"
+#include "core/decide/read_stats.h"
 
 namespace core {
 

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/images.h"
+#include "core/images/images.h"
 
 namespace core::wire {
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/decision.h"
+#include "core/decide/decision.h"
 
 namespace core {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/backend.h"
+#include "core/decide/backend.h"
 #include "core/wire/chat_messages.h"
 
 namespace core::wire {

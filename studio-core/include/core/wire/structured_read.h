@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/backend.h"
-#include "core/read_stats.h"
+#include "core/decide/backend.h"
+#include "core/decide/read_stats.h"
 #include "core/wire/chat_messages.h"
 
 namespace core::wire {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "core/backend.h"
+#include "core/decide/backend.h"
 #include "core/wire/chat_messages.h"
 
 namespace core::wire {

@@ -1,0 +1,153 @@
+#pragma once
+// Runs a suite against any Backend with N worker threads, a per-item timeout, retries of
+// transient failures, cancellation and progress. Knows no widgets: a Qt view runs run() on a
+// worker thread and forwards the progress callback (called from worker threads, serialised by
+// the runner) to its own thread with QMetaObject::invokeMethod.
+//
+// Every finished item (answered or failed: a failure is recorded, never dropped) is appended as
+// one JSON line to the journal and fsync'd before the next is written. The journal's first line
+// is a header with the run's settings, the backend description, the suite's sha256 and the
+// program version. resume continues where the journal ends: complete lines are kept, a line cut
+// mid-way (power loss, kill -9) is cut off, items already recorded are not run again.
+//
+// Each item's seed is derived from the run seed and the item id (item_seed), so a rerun, a
+// resumed run and a run with more workers give the same per-item probabilities.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/decide/backend.h"
+#include "core/evaluation/eval_suite.h"
+
+namespace core::eval {
+
+// What each item is asked: the slot readout (decide), generative JSON (generate, parsed strictly
+// by core::compare), or both one after the other on the same backend.
+enum class RunMode { Slot, Generative, Both };
+std::string_view to_string(RunMode mode);  // "slot", "generative", "both"
+std::optional<RunMode> parse_run_mode(std::string_view text);
+
+struct RunSettings {
+    RunMode mode = RunMode::Slot;
+    int generative_max_tokens = 0;  // 0: core::compare::generative_token_budget per item
+    int workers = 1;
+    double item_timeout_s = 0;      // 0: none; a timed-out attempt is cancelled and retried
+    int retries = 2;                // extra attempts after a transient failure
+    double retry_backoff_s = 0.25;  // doubled per retry
+    uint64_t seed = 42;
+    std::optional<Samples> samples;  // overrides every item's schema (dgem's --samples)
+    std::string journal_path;        // empty: no journal (and no resume)
+    bool resume = false;
+    std::string program_version;
+    nlohmann::json extra = nlohmann::json::object();  // recorded in the header (CLI options)
+};
+
+struct QuestionRecord {
+    std::string id;
+    std::vector<std::string> names;  // suite vocabulary, one per label
+    std::vector<double> probs;       // the backend's mean probabilities, per label
+    double hesitation = 0;
+};
+
+// The generative side of one item (RunMode Generative or Both).
+struct GenerativeRecord {
+    bool ok = false;  // the generate call returned (valid or not)
+    std::string error;
+    std::string error_kind;
+    bool valid = false;
+    std::vector<std::string> reasons;  // why the reply is invalid
+    // Per ItemQuestion (item order): the suite name the reply chose, "" when it gave none.
+    std::vector<std::string> answers;
+    int passes = 0;
+    int completion_tokens = 0;
+    double latency_s = 0;
+    std::string text;  // the raw reply
+    nlohmann::json to_json() const;
+    static Result<GenerativeRecord> from_json(const nlohmann::json& j);
+};
+
+struct ItemRecord {
+    std::string id;
+    bool ok = false;
+    std::string error;       // when !ok
+    std::string error_kind;  // bad_input, remote, engine, timeout, cancelled
+    int attempts = 0;
+    // Summed over attempts (failures included); a successful call's wait behind other calls on
+    // the same local engine (Timings::queue_ms) is not counted.
+    double latency_s = 0;
+    uint64_t seed = 0;
+    std::vector<QuestionRecord> questions;  // the slot side (empty in RunMode Generative)
+    int slot_passes = 0;                    // decoder passes of the slot side (schema steps)
+    std::optional<GenerativeRecord> generative;
+
+    nlohmann::json to_json() const;
+    static Result<ItemRecord> from_json(const nlohmann::json& j);
+    // The record's probabilities of one question as a name -> p object (null when absent).
+    nlohmann::json probs_json(const std::string& question_id) const;
+};
+
+struct RunProgress {
+    std::size_t done = 0;  // recorded, resumed ones included
+    std::size_t total = 0;
+    std::size_t failed = 0;
+    std::size_t resumed = 0;  // taken from the journal
+    double elapsed_s = 0;
+    double items_per_s = 0;            // over the items run in this session
+    double eta_s = -1;                 // -1 until known
+    const ItemRecord* last = nullptr;  // the record just finished (null for the first report)
+};
+using RunProgressFn = std::function<void(const RunProgress&)>;
+
+struct RunResult {
+    std::vector<ItemRecord> records;  // suite order; with cancel, only the finished items
+    std::size_t resumed = 0;
+    bool cancelled = false;
+    double wall_s = 0;
+    nlohmann::json header;  // what the journal's first line says
+};
+
+// splitmix64 of the run seed mixed with FNV-1a 64 of the id: stable across runs and machines.
+uint64_t item_seed(uint64_t run_seed, const std::string& item_id);
+
+// Whether an error is worth another attempt: remote failures without a status, 408, 429, 5xx,
+// and timeouts. Bad input and engine failures are final.
+bool transient(const Error& error);
+
+class EvalRunner {
+  public:
+    EvalRunner(std::shared_ptr<Backend> backend, RunSettings settings);
+
+    // Blocks until every item is recorded or `cancel` fires (items in flight are cancelled and
+    // not recorded, so a resume runs them again). Errors: journal I/O, a journal from another
+    // suite or settings, a bad header (BadInput naming the journal file and line).
+    Result<RunResult> run(const Suite& suite, const RunProgressFn& progress,
+                          const CancelToken& cancel);
+
+    const RunSettings& settings() const { return settings_; }
+
+  private:
+    std::shared_ptr<Backend> backend_;
+    RunSettings settings_;
+};
+
+// Reads a journal: header and complete records (a last line without '\n' or not JSON is
+// ignored and reported in `cut_bytes`). Duplicated ids keep the first record.
+struct JournalContents {
+    nlohmann::json header;
+    std::vector<ItemRecord> records;
+    std::size_t valid_bytes = 0;  // length of the complete-line prefix
+    std::size_t cut_bytes = 0;    // bytes after it (a half-written line)
+};
+Result<JournalContents> read_journal(const std::string& path);
+
+// Writes `text` to `path` atomically: a temporary file beside it, fsync, rename, fsync of the
+// folder. Errors name the path.
+Result<void> write_file_atomic(const std::string& path, const std::string& text);
+
+}  // namespace core::eval

@@ -1,0 +1,87 @@
+#pragma once
+// `dgem serve`: a decision server over a Backend (the local engine), speaking the routes of
+// PROTOCOLS section 1 and the vLLM structured-read extension of section 5:
+//   GET  /health, /, /invoke/health      status, version, model, device, ready (no key needed)
+//   POST /v1/chat/completions            decision form (system = schema JSON, user = state JSON),
+//                                        generative form (stream: true -> SSE chunks, [DONE]),
+//                                        structured read (vllm_xargs.diffusion_seed_canvas)
+//   POST /v1/systemone                   Jev's request shape
+// Settings follow dgem's serving image (ServerOptions::from_environment). It never crashes on
+// a request and never logs a key; access log lines carry method, path, status and time.
+// Start it in-process on port 0 for tests: start(), port(), stop().
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/decide/backend.h"
+#include "core/config/config.h"
+#include "engine/engine.h"
+
+namespace core {
+
+struct ServerOptions {
+    std::string host = "127.0.0.1";
+    int port = 8080;      // PORT; 0 picks a free port
+    std::string api_key;  // API_KEY: POSTs need "Authorization: Bearer <key>"
+    std::vector<std::string>
+        server_keys;                 // DGEM_SERVER_KEY=new,old: POSTs need X-DGem-Key, any listed
+    int max_inflight = 8;            // MAX_INFLIGHT: decisions run at once (0: no bound)
+    int max_queue = 256;             // MAX_QUEUE: decisions waiting for a slot; past it 503 at once
+    int inflight_wait_s = 30;        // INFLIGHT_WAIT_S: longest wait in the queue before 503
+    int retry_after_s = 1;           // Retry-After on 503 overloaded
+    std::string default_samples;     // DEFAULT_SAMPLES ("auto" or N) for schemas without one
+    std::string default_layout;      // DEFAULT_LAYOUT
+    std::string default_isolate;     // DEFAULT_ISOLATE
+    std::string default_seed_token;  // DEFAULT_SEED_TOKEN
+    int max_model_len = 0;           // MAX_MODEL_LEN: prompt + canvas/new tokens (0: no bound)
+    int max_tokens = 4096;           // MAX_TOKENS: the most new tokens a generation may ask for
+                                     // (and what one without max_tokens gets, at most 256)
+    double generation_timeout_s = 120;  // GENERATION_TIMEOUT_S: wall time of one generation;
+                                        // past it the answer ends, finish_reason "length"
+    int idle_timeout_s = 5;             // HTTP_IDLE_TIMEOUT: keep-alive idle seconds
+    size_t body_limit = 8u << 20;       // MAX_BODY_BYTES: larger bodies get 413
+    int threads = 64;                   // connection workers (keep-alive clients hold one each)
+    // The local engine's cross-request batching (engine::BatchSettings), for whoever opens it:
+    int batch_max_reads = 32;    // MAX_BATCH_READS: slot reads in one batch (1: no batching)
+    double batch_wait_ms = 1.0;  // BATCH_WAIT_MS: longest wait of a batch of two or more
+    int prefix_cache_mb = -1;    // PREFIX_CACHE_MB: encoded prompts kept (-1: engine default)
+    std::string model_name;      // reported in /health and replies
+    std::string version;         // reported in /health
+    // One line per request, without secrets; null: no access log.
+    std::function<void(const std::string&)> access_log;
+
+    // Reads PORT, API_KEY, DGEM_SERVER_KEY, MAX_INFLIGHT, MAX_QUEUE, INFLIGHT_WAIT_S,
+    // DEFAULT_SAMPLES, DEFAULT_LAYOUT,
+    // DEFAULT_ISOLATE, DEFAULT_SEED_TOKEN, MAX_MODEL_LEN, MAX_TOKENS, GENERATION_TIMEOUT_S,
+    // HTTP_IDLE_TIMEOUT, MAX_BODY_BYTES, MAX_BATCH_READS, BATCH_WAIT_MS over
+    // `base`. A bad value is an error naming the variable and what is accepted.
+    static Result<ServerOptions> from_environment(const EnvLookup& env, const ServerOptions& base);
+};
+
+class DecisionServer {
+  public:
+    // The backend serves every route: decisions, generations and health, and, where it holds
+    // the model (the local engine), structured reads and the MAX_MODEL_LEN token counts.
+    DecisionServer(std::shared_ptr<Backend> backend, ServerOptions options);
+    ~DecisionServer();  // stops
+    DecisionServer(const DecisionServer&) = delete;
+    DecisionServer& operator=(const DecisionServer&) = delete;
+
+    // Binds and serves on background threads. Errors name host:port.
+    Result<void> start();
+    int port() const;
+    // Stops accepting: requests waiting for a decision slot get 503, requests in flight finish
+    // first. Safe to call twice.
+    void stop();
+    bool running() const;
+
+    struct Impl;
+
+  private:
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace core
