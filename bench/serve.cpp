@@ -28,10 +28,10 @@
 #include <nlohmann/json.hpp>
 
 #include "base/time.h"
-#include "core/server/decision_server.h"
-#include "core/net/http_client.h"
 #include "core/decide/local_backend.h"
+#include "core/net/http_client.h"
 #include "core/net/remote_backends.h"
+#include "core/server/decision_server.h"
 #include "engine/tiny_model.h"
 
 namespace {

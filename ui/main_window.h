@@ -1,8 +1,8 @@
 #pragma once
 // Decision Studio's main window: the policy library, the policy editor (form and source views
 // of one document, the variables panel), results and the canvas view; the active endpoint in the
-// status bar. The window delegates: the endpoint session (core/endpoints/endpoint_session.h) builds and
-// keeps the active profile's backend, runs go through a BackendRunner (so the UI thread never
+// status bar. The window delegates: the endpoint session (core/endpoints/endpoint_session.h) builds
+// and keeps the active profile's backend, runs go through a BackendRunner (so the UI thread never
 // waits on the engine or the network), PolicyFiles opens and saves the policy, and the menus
 // (main_window_actions.cpp) and the runs (main_window_runs.cpp) have files of their own; Compare
 // (Ctrl+Shift+Return) answers the same policy both ways, slot readout and generative JSON, in the
@@ -14,8 +14,8 @@
 #include <memory>
 #include <optional>
 
-#include "core/endpoints/backend_runner.h"
 #include "core/comparison/compare.h"
+#include "core/endpoints/backend_runner.h"
 #include "core/endpoints/endpoint_profiles.h"
 #include "core/endpoints/endpoint_session.h"
 #include "core/reports/report.h"

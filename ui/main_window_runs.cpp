@@ -1,6 +1,7 @@
 // The main window's runs (see main_window.h): decisions and comparisons of the open policy on
-// the active endpoint, whose backend the endpoint session (core/endpoints/endpoint_session.h) builds and
-// keeps; the model-loading status; the results, history and report of the latest decision.
+// the active endpoint, whose backend the endpoint session (core/endpoints/endpoint_session.h)
+// builds and keeps; the model-loading status; the results, history and report of the latest
+// decision.
 #include <QBuffer>
 #include <QDateTime>
 #include <QDir>

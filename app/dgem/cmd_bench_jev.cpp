@@ -1,5 +1,6 @@
-// dgem bench-jev: JevBench v1.4 on any backend, scored as upstream scores it (core/evaluation/eval_score.h),
-// resumable from its journal; dgem's variants (temperature, tables, sweep, leaderboard) as flags.
+// dgem bench-jev: JevBench v1.4 on any backend, scored as upstream scores it
+// (core/evaluation/eval_score.h), resumable from its journal; dgem's variants (temperature, tables,
+// sweep, leaderboard) as flags.
 #include <filesystem>
 #include <fstream>
 #include <iostream>

@@ -1,5 +1,5 @@
-// dgem serve: the local engine as a decision server (core/server/decision_server.h). Settings as dgem's
-// serving image names them (PORT, API_KEY, DGEM_SERVER_KEY, MAX_INFLIGHT, ...); SIGTERM and
+// dgem serve: the local engine as a decision server (core/server/decision_server.h). Settings as
+// dgem's serving image names them (PORT, API_KEY, DGEM_SERVER_KEY, MAX_INFLIGHT, ...); SIGTERM and
 // SIGINT stop it gracefully: it stops accepting, lets requests in flight finish, and exits 0.
 #include <atomic>
 #include <chrono>
@@ -11,8 +11,8 @@
 
 #include "backend_factory.h"
 #include "cli.h"
-#include "core/server/decision_server.h"
 #include "core/decide/local_backend.h"
+#include "core/server/decision_server.h"
 #include "data_paths.h"
 
 namespace {
@@ -118,7 +118,8 @@ DGEM_COMMAND(serve) {
         "MAX_BODY_BYTES, MAX_BATCH_READS (slot reads the engine batches together, default 32;\n"
         "1: none), BATCH_WAIT_MS (longest wait to fill a batch, default 1), PREFIX_CACHE_MB\n"
         "(encoded prompts kept for reads that begin with them; default 256 on the CPU, 0 on\n"
-        "CUDA). /health reports the engine's batches, reads and prefix cache. SIGTERM/SIGINT: queued requests get 503, requests in\n"
+        "CUDA). /health reports the engine's batches, reads and prefix cache. SIGTERM/SIGINT: "
+        "queued requests get 503, requests in\n"
         "flight finish, then exit 0.",
         options,
         run_serve};

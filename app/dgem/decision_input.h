@@ -22,8 +22,8 @@ struct DecisionInput {
     nlohmann::json variables = nlohmann::json::object();  // -v key=value (or the -d data)
     core::Schema schema;                                  // with the flag overrides applied
     nlohmann::ordered_json state;
-    uint64_t seed = 42;         // the structured server's default seed
-    std::string rendered_text;  // what the template rendered to (empty with --schema)
+    uint64_t seed = 42;                    // the structured server's default seed
+    std::string rendered_text;             // what the template rendered to (empty with --schema)
     std::vector<core::ImageInput> images;  // -I/--image, read and checked here (never a URL sent)
 };
 

@@ -1,13 +1,13 @@
 #pragma once
-// dgem's remote side: client settings from flags, environment and config files (core/config/config.h),
-// the bearer token (--token, DGEM_TOKEN, the keychain, or gcloud with --gcp-auth), and the
-// remote Backend for --protocol chat|systemone|vllm|openai|auto.
+// dgem's remote side: client settings from flags, environment and config files
+// (core/config/config.h), the bearer token (--token, DGEM_TOKEN, the keychain, or gcloud with
+// --gcp-auth), and the remote Backend for --protocol chat|systemone|vllm|openai|auto.
 
 #include <memory>
 
 #include "cli.h"
-#include "core/endpoints/backend_factory.h"
 #include "core/config/config.h"
+#include "core/endpoints/backend_factory.h"
 #include "core/net/remote_backends.h"
 
 namespace dgem {

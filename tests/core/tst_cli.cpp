@@ -2,8 +2,8 @@
 // version, decide's table and -f json, --schema/--state, --temperature, --layout, and the global
 // --http-retries, --config, --vertex-url, --iap-client-id and gcp_auth from a config file (a fake
 // gcloud on PATH, a loopback server that records what it is sent).
-#include "core/server/decision_server.h"
 #include "core/decide/local_backend.h"
+#include "core/server/decision_server.h"
 
 #include <QDir>
 #include <QFile>

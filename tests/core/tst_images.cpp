@@ -7,11 +7,11 @@
 // the tiny model's vision tower reads an image locally, and dgem serve answers the same for it
 // (and fetches no URL itself).
 // The engine and core headers come first: Qt's "slots" macro would rename CanvasRow::slots.
-#include "core/server/decision_server.h"
+#include "core/decide/local_backend.h"
 #include "core/evaluation/eval_suite.h"
 #include "core/images/images.h"
-#include "core/decide/local_backend.h"
 #include "core/net/remote_backends.h"
+#include "core/server/decision_server.h"
 #include "engine/engine.h"
 
 #include <algorithm>

@@ -1,9 +1,9 @@
 // Tokens in the system keychain: a round trip through QtKeychain (gnome-keyring in a private
 // D-Bus session, as scripts/test.sh runs ctest), and dgem picking the stored token up.
 // Without a reachable Secret Service this fails under CI (CI=true) and skips when run by hand.
-#include "core/server/decision_server.h"
-#include "core/net/keychain.h"
 #include "core/decide/local_backend.h"
+#include "core/net/keychain.h"
+#include "core/server/decision_server.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -45,7 +45,6 @@ class TestKeychain : public QObject {
         eo.device = engine::Device::Cpu;
         auto local = core::LocalBackend::open(eo);
         QVERIFY(local.ok());
-        engine::Engine* engine = &(*local)->engine();
         core::ServerOptions o;
         o.port = 0;
         o.api_key = "from-the-keychain";

@@ -11,10 +11,10 @@
 
 #include "core/decide/canvas_plan.h"
 #include "core/decide/local_backend.h"
-#include "core/policy/policy.h"
 #include "core/decide/read_stats.h"
-#include "core/wire/decision_json.h"
 #include "core/decide/stages.h"
+#include "core/policy/policy.h"
+#include "core/wire/decision_json.h"
 #include "engine/engine.h"
 
 using nlohmann::json;
@@ -147,12 +147,14 @@ class TestLocalBackend : public QObject {
         QVERIFY(other->questions[2].per_read != d->questions[2].per_read);
 
         // Our own reply body reads back as the same decision.
-        auto back =
-            core::decision_from_json(core::decision_json(*d, core::AnswerForm::Chat), triage_schema(), core::AnswerForm::Chat, "local");
+        auto back = core::decision_from_json(core::decision_json(*d, core::AnswerForm::Chat),
+                                             triage_schema(), core::AnswerForm::Chat, "local");
         QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
         QCOMPARE(back->questions[1].winner, d->questions[1].winner);
         QVERIFY(std::fabs(back->questions[1].mean[0] - d->questions[1].mean[0]) < 1e-12);
-        QCOMPARE(core::decision_json(*d, core::AnswerForm::Chat)["diagnostics"]["samples"]["policy"]["mode"].get<std::string>(),
+        QCOMPARE(core::decision_json(
+                     *d, core::AnswerForm::Chat)["diagnostics"]["samples"]["policy"]["mode"]
+                     .get<std::string>(),
                  std::string("fixed"));
     }
 
@@ -165,7 +167,9 @@ class TestLocalBackend : public QObject {
         QVERIFY(d.ok());
         QCOMPARE(d->reads, 4);
         QCOMPARE(d->questions[0].per_read.size(), size_t(4));
-        QCOMPARE(core::decision_json(*d, core::AnswerForm::Chat)["diagnostics"]["samples"]["policy"]["extended"], json::array({true}));
+        QCOMPARE(core::decision_json(
+                     *d, core::AnswerForm::Chat)["diagnostics"]["samples"]["policy"]["extended"],
+                 json::array({true}));
         s.auto_threshold = 100.0;  // no entropy exceeds it: one read
         auto one = backend_->decide({s, kState, 42}, {}, {});
         QVERIFY(one.ok());
@@ -183,7 +187,8 @@ class TestLocalBackend : public QObject {
         QVERIFY(d.ok());
         QCOMPARE(d->reads, 6);  // 3 groups x 2 draws
         for (const auto& q : d->questions) QVERIFY(q.isolated);
-        QCOMPARE(core::decision_json(*d, core::AnswerForm::Chat)["diagnostics"]["isolated"].size(), size_t(3));
+        QCOMPARE(core::decision_json(*d, core::AnswerForm::Chat)["diagnostics"]["isolated"].size(),
+                 size_t(3));
     }
 
     void refusesWhatItCannotRun() {
@@ -234,7 +239,8 @@ class TestLocalBackend : public QObject {
         QCOMPARE(diag["skipped"][skipped.id]["because"].get<std::string>(), std::string("breach"));
         QCOMPARE(diag["stages"].size(), stages.size());
         QCOMPARE(diag["passes"].get<int>(), d->passes);
-        auto back = core::decision_from_json(core::decision_json(*d, core::AnswerForm::Chat), schema, core::AnswerForm::Chat, "local");
+        auto back = core::decision_from_json(core::decision_json(*d, core::AnswerForm::Chat),
+                                             schema, core::AnswerForm::Chat, "local");
         QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
         QCOMPARE(back->stages, stages);
         QVERIFY(back->questions[skipped.id == "contain" ? 2 : 3].skipped);
@@ -279,7 +285,9 @@ class TestLocalBackend : public QObject {
         QVERIFY(d->thought->tokens >= 0 && d->thought->tokens <= 8);
         QVERIFY(d->thought->passes > 0);
         QCOMPARE(d->passes, 1);
-        QCOMPARE(core::decision_json(*d, core::AnswerForm::Chat)["diagnostics"]["thought"]["tokens"].get<int>(), d->thought->tokens);
+        QCOMPARE(core::decision_json(*d, core::AnswerForm::Chat)["diagnostics"]["thought"]["tokens"]
+                     .get<int>(),
+                 d->thought->tokens);
 
         // The same thought written again (thinking on, after "<|channel>thought\n", stopping at
         // <channel|>), then the read: prompt = thought prompt + thought + <channel|>, and the

@@ -11,11 +11,11 @@
 #include <fstream>
 
 #include "core/decide/local_backend.h"
+#include "core/decide/read_stats.h"
 #include "core/mcp/mcp_server.h"
 #include "core/policy/policy.h"
-#include "core/decide/read_stats.h"
-#include "core/wire/decision_json.h"
 #include "core/template/template.h"
+#include "core/wire/decision_json.h"
 #include "engine/engine.h"
 
 using nlohmann::json;

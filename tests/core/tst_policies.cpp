@@ -1,8 +1,9 @@
-// Policies (core/policy/policy.h): every shipped policy, read from the compiled-in resources, renders
-// with its sample variables to {schema with questions, state}; a missing variable falls back to
-// the template's default; dgem's -v rules; loading from disk and folders; and each bad input
-// (missing file, folder, 10 MB file, binary garbage, broken vars file, a template that renders
-// invalid or too deeply nested JSON, no schema) gives one line naming the file and position.
+// Policies (core/policy/policy.h): every shipped policy, read from the compiled-in resources,
+// renders with its sample variables to {schema with questions, state}; a missing variable falls
+// back to the template's default; dgem's -v rules; loading from disk and folders; and each bad
+// input (missing file, folder, 10 MB file, binary garbage, broken vars file, a template that
+// renders invalid or too deeply nested JSON, no schema) gives one line naming the file and
+// position.
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -336,6 +337,21 @@ class PoliciesTest : public QObject {
         QCOMPARE(json(flat->state), json({{"t", "doc"}, {"input", "doc"}}));
         QVERIFY(!flat->schema.contains("input"));
         QCOMPARE(json(flat->schema["questions"][0]["name"]), json("q"));
+        // What goes to a server is what dgem sends for it: the policy wrote no "samples", so the
+        // schema carries none and the server's own default applies; one that writes it keeps it.
+        auto flat_schema = core::parse_schema(flat->schema, "flat");
+        QVERIFY2(flat_schema.ok(), flat_schema.ok() ? "" : flat_schema.error().message.c_str());
+        QVERIFY(!core::schema_to_json(*flat_schema).contains("samples"));
+        auto counted =
+            core::render_policy(policy_from("{\"input\": \"x\", \"samples\": 3, \"questions\": "
+                                            "[{\"name\": \"q\", \"type\": \"bool\"}]}",
+                                            "counted"),
+                                {});
+        QVERIFY2(counted.ok(), error_of(counted).c_str());
+        auto counted_schema = core::parse_schema(counted->schema, "counted");
+        QVERIFY2(counted_schema.ok(),
+                 counted_schema.ok() ? "" : counted_schema.error().message.c_str());
+        QCOMPARE(json(core::schema_to_json(*counted_schema)["samples"]), json(3));
     }
 };
 

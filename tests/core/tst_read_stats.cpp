@@ -253,6 +253,56 @@ class TestReadStats : public QObject {
         QCOMPARE(QString::fromStdString(bad.error().message),
                  QString("server: reply has no answer for question \"sentiment\""));
     }
+
+    // What a decision learned beyond its answers is typed (DecisionDiagnostics) and travels in
+    // the diagnostics: written by the decide module or a server, read back by a client, it
+    // comes out as the same JSON, so a decision made through dgem serve reports what a local one
+    // does. A tempered decision records its temperature.
+    void typedDiagnosticsRoundTrip() {
+        core::Decision d;
+        d.questions.push_back(
+            core::aggregate_reads(noul(), {read_of({0.8, 0.2}), read_of({0.6, 0.4})}));
+        d.questions.push_back(core::aggregate_reads(score(), {read_of({0.2, 0.5, 0.3})}));
+        d.samples = 2;
+        d.reads = 3;
+        d.passes = 2;
+        core::SamplesPolicy policy;
+        policy.automatic = true;
+        policy.max = 4;
+        policy.threshold = 0.1;
+        policy.extended = {true, false};
+        policy.first_read_entropy = {{"urgent", 0.500402}, {"sentiment", 1.0296}};
+        d.diagnostics.samples_policy = policy;
+        d.diagnostics.conditioning = core::Conditioning::Prefill;
+        d.diagnostics.seed = 12345678901234ull;
+        d.diagnostics.seed_token = core::SeedToken::Fixed;
+        d.diagnostics.engine = "local";
+        d.diagnostics.entropy_basis = "labels";
+        core::apply_temperature(d, 1.5);
+        QCOMPARE(*d.diagnostics.temperature, 1.5);
+        QCOMPARE(d.questions[0].read_entropy.size(), size_t(2));
+
+        core::Schema schema;
+        schema.questions = {noul(), score()};
+        const json written = core::decision_json(d, core::AnswerForm::Chat);
+        QCOMPARE(written["diagnostics"]["samples"]["policy"]["mode"], json("auto"));
+        QCOMPARE(written["diagnostics"]["samples"]["policy"]["extended"],
+                 json::array({true, false}));
+        QCOMPARE(written["diagnostics"]["conditioning"], json("prefill"));
+        QCOMPARE(written["diagnostics"]["seed"].get<uint64_t>(), 12345678901234ull);
+        QCOMPARE(written["diagnostics"]["seed_token"], json("fixed"));
+        QCOMPARE(written["diagnostics"]["temperature"].get<double>(), 1.5);
+        auto back = core::decision_from_json(written, schema, core::AnswerForm::Chat, "server");
+        QVERIFY(back.ok());
+        QCOMPARE(back->diagnostics.samples_policy->first_read_entropy, policy.first_read_entropy);
+        QCOMPARE(core::decision_json(*back, core::AnswerForm::Chat)["diagnostics"],
+                 written["diagnostics"]);
+        // A staged decision read in one stage says so with null; a plain one leaves it out.
+        d.diagnostics.conditioning = core::Conditioning::SinglePass;
+        QVERIFY(core::diagnostics_json(d)["conditioning"].is_null());
+        d.diagnostics.conditioning = core::Conditioning::Unstaged;
+        QVERIFY(!core::diagnostics_json(d).contains("conditioning"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestReadStats)

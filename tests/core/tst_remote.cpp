@@ -1,12 +1,13 @@
 // Remote decisions end to end over loopback: the real `dgem serve` server (in process, and the
 // real binary) on the tiny model, the remote backends and the real `dgem` binary as clients.
 // Every route, every auth mode, every error class, --gcp-auth with a fake gcloud, a load test.
-#include "core/net/auth.h"
-#include "core/server/decision_server.h"
-#include "core/net/http_client.h"
 #include "core/decide/local_backend.h"
 #include "core/decide/read_stats.h"
+#include "core/net/auth.h"
+#include "core/net/http_client.h"
 #include "core/net/remote_backends.h"
+#include "core/server/decision_server.h"
+#include "core/wire/decision_json.h"
 #include "core/wire/systemone.h"
 
 #include <QCoreApplication>
@@ -238,6 +239,13 @@ class TestRemote : public QObject {
         auto viaChat = chat.decide(request(), {}, {});
         QVERIFY2(viaChat.ok(), viaChat.ok() ? "" : viaChat.error().message.c_str());
         expectSameDecision(*expected, *viaChat, 1e-9);
+        // What the local decision learned beyond its answers (how it chose its reads, its seed)
+        // comes through the chat form typed, as the server's decide module recorded it.
+        const json localDiag =
+            core::decision_json(*expected, core::AnswerForm::Chat)["diagnostics"];
+        const json chatDiag = core::decision_json(*viaChat, core::AnswerForm::Chat)["diagnostics"];
+        for (const char* key : {"samples", "seed", "seed_token", "engine", "entropy_basis"})
+            QCOMPARE(chatDiag[key], localDiag[key]);
         QVERIFY(viaChat->timings.network_ms >= 0);
         QVERIFY(viaChat->timings.total_ms > 0);
 

@@ -25,10 +25,10 @@
 #include <sstream>
 
 #include "core/comparison/compare.h"
+#include "core/decide/local_backend.h"
 #include "core/evaluation/eval_report.h"
 #include "core/evaluation/eval_runner.h"
 #include "core/images/images.h"
-#include "core/decide/local_backend.h"
 #include "core/policy/policy.h"
 #include "core/reports/report.h"
 #include "engine/engine.h"

@@ -2,9 +2,9 @@
 // mutations of valid bodies for every route, and one explicit test per case that once reached a
 // 500 or a hang (invalid UTF-8 in a value and in a key, `model` of each wrong type, malformed
 // chat messages, unbounded generations, exception text in replies).
-#include "core/server/decision_server.h"
-#include "core/policy/json_input.h"
 #include "core/decide/local_backend.h"
+#include "core/policy/json_input.h"
+#include "core/server/decision_server.h"
 
 #include <QtTest>
 

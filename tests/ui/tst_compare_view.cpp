@@ -18,8 +18,8 @@
 #include <QTest>
 
 #include "core/comparison/compare.h"
-#include "core/endpoints/endpoint_profiles.h"
 #include "core/decide/local_backend.h"
+#include "core/endpoints/endpoint_profiles.h"
 #include "core/reports/report.h"
 #include "engine/engine.h"
 #include "ui/bench/bench_window.h"

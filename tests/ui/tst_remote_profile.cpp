@@ -10,9 +10,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "core/server/decision_server.h"
-#include "core/endpoints/endpoint_profiles.h"
 #include "core/decide/local_backend.h"
+#include "core/endpoints/endpoint_profiles.h"
+#include "core/server/decision_server.h"
 #include "ui/editor/policy_document.h"
 #include "ui/endpoints/endpoints_dialog.h"
 #include "ui/main_window.h"

@@ -21,8 +21,8 @@
 #include <csignal>
 #include <nlohmann/json.hpp>
 
-#include "core/endpoints/endpoint_profiles.h"
 #include "core/decide/local_backend.h"
+#include "core/endpoints/endpoint_profiles.h"
 #include "core/reports/report.h"
 #include "engine/engine.h"
 #include "ui/bench/bench_window.h"

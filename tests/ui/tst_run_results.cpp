@@ -12,8 +12,8 @@
 #include <QTest>
 #include <QThread>
 
-#include "core/endpoints/endpoint_profiles.h"
 #include "core/decide/local_backend.h"
+#include "core/endpoints/endpoint_profiles.h"
 #include "engine/engine.h"
 #include "ui/editor/policy_document.h"
 #include "ui/main_window.h"

@@ -10,8 +10,8 @@
 #include <optional>
 #include <vector>
 
-#include "core/evaluation/bench_run.h"
 #include "core/comparison/compare.h"
+#include "core/evaluation/bench_run.h"
 #include "core/reports/report.h"
 
 class QAction;

@@ -1,6 +1,7 @@
 #include "ui/bench/bench_window.h"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -14,7 +15,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include "core/evaluation/eval_table.h"
 #include "ui/bench/bench_items_model.h"
@@ -64,14 +64,13 @@ BenchWindow::BenchWindow(const BenchWindowOptions& options, QWidget* parent)
     if (auto board =
             eval::load_leaderboard((options_.jevbench_dir + "/leaderboard_v14.json").toStdString()))
         leaderboard_ = *board;
-    connect(&watcher_, &QFutureWatcherBase::finished, this, &BenchWindow::onFinished);
     refreshRuns();
     updateActions();
 }
 
 BenchWindow::~BenchWindow() {
     cancel_.cancel();
-    watcher_.waitForFinished();
+    runner_.waitForIdle(-1);
 }
 
 void BenchWindow::buildLayout() {
@@ -229,7 +228,7 @@ eval::RunScoreOptions BenchWindow::scoreOptions() const {
 }
 
 bool BenchWindow::busy() const {
-    return watcher_.isRunning();
+    return runner_.busy();
 }
 
 bool BenchWindow::run() {
@@ -320,30 +319,29 @@ void BenchWindow::startRun(const QString& run_dir, bool resume) {
     status_label_->setText(resume ? tr("Resuming…") : tr("Starting…"));
     std::shared_ptr<core::Backend> cached =
         backends_.count(profile->name) ? backends_[profile->name] : nullptr;
-    watcher_.setFuture(QtConcurrent::run(
-        [this, cached, p = *profile, s = secrets.value(), input = std::move(input),
-         cancel = cancel_,
-         after_item = options_.after_item]() mutable -> engine::Result<eval::BenchResult> {
-            std::shared_ptr<core::Backend> backend = cached;
-            if (!backend) {
-                auto made = core::make_profile_backend(p, s);
-                if (!made) return made.error();
-                backend = *made;
-                QMetaObject::invokeMethod(
-                    this, [this, backend, name = p.name] { backends_[name] = backend; },
-                    Qt::QueuedConnection);
-            }
-            auto report = [this, &after_item](const eval::RunProgress& progress) {
-                std::optional<eval::ItemRecord> last;
-                if (progress.last) last = *progress.last;
-                eval::RunProgress copy = progress;
-                copy.last = nullptr;
-                QMetaObject::invokeMethod(
-                    this, [this, copy, last] { onProgress(copy, last); }, Qt::QueuedConnection);
-                if (progress.last && after_item) after_item(progress.done);
-            };
-            return eval::run_bench(backend, std::move(input), report, cancel);
-        }));
+    // The backend (built through the one factory, kept per profile) and the run, on the one
+    // worker-thread runner; the run's own cancel token stops it, and the result comes back here.
+    runner_.start([this, cached, p = *profile, s = secrets.value(), input = std::move(input),
+                   cancel = cancel_,
+                   after_item = options_.after_item](const core::WorkerRunner::Job& job) mutable {
+        std::shared_ptr<core::Backend> backend = cached;
+        if (!backend) {
+            auto made = core::make_profile_backend(p, s);
+            if (!made) return job.finish([this, e = made.error()] { onFinished(e); });
+            backend = *made;
+            job.post([this, backend, name = p.name] { backends_[name] = backend; });
+        }
+        auto report = [this, &job, &after_item](const eval::RunProgress& progress) {
+            std::optional<eval::ItemRecord> last;
+            if (progress.last) last = *progress.last;
+            eval::RunProgress copy = progress;
+            copy.last = nullptr;
+            job.post([this, copy, last] { onProgress(copy, last); });
+            if (progress.last && after_item) after_item(progress.done);
+        };
+        auto result = eval::run_bench(backend, std::move(input), report, cancel);
+        job.finish([this, result = std::move(result)]() mutable { onFinished(std::move(result)); });
+    });
     updateActions();
 }
 
@@ -368,8 +366,7 @@ void BenchWindow::onProgress(const eval::RunProgress& p, std::optional<eval::Ite
     }
 }
 
-void BenchWindow::onFinished() {
-    auto result = watcher_.result();
+void BenchWindow::onFinished(engine::Result<eval::BenchResult> result) {
     if (!result) {
         showError(qstr(result.error().message));
         writeRunMeta(QStringLiteral("failed"));

@@ -9,18 +9,19 @@
 // generative JSON or both; a run with generative records (RunMode Both, or a kept run holding
 // them) gets a Slot vs generative tab: a table per item and charts (latency of each mode per
 // item, validity and agreement, accuracy of each mode) from core::compare's values. The run is
-// the core's bench-run use case (core/evaluation/bench_run.h: run_bench on a worker thread, the run folder
-// through RunStore); this window turns its widgets into the use case's inputs and shows values.
+// the core's bench-run use case (core/evaluation/bench_run.h: run_bench on a worker thread, the run
+// folder through RunStore); this window turns its widgets into the use case's inputs and shows
+// values.
 
-#include <QFutureWatcher>
 #include <QWidget>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include "core/endpoints/worker_runner.h"
 
-#include "core/evaluation/bench_run.h"
 #include "core/endpoints/endpoint_profiles.h"
+#include "core/evaluation/bench_run.h"
 #include "ui/bench/bench_panels.h"
 
 class QAction;
@@ -106,7 +107,7 @@ class BenchWindow : public QWidget {
     void startRun(const QString& run_dir, bool resume);
     void onProgress(const core::eval::RunProgress& progress,
                     std::optional<core::eval::ItemRecord> last);
-    void onFinished();
+    void onFinished(engine::Result<core::eval::BenchResult> result);
     void rescore();
     void showComparison();
     void showError(const QString& message);
@@ -132,7 +133,7 @@ class BenchWindow : public QWidget {
     std::string run_model_;
     QString status_;
     core::CancelToken cancel_;
-    QFutureWatcher<engine::Result<core::eval::BenchResult>> watcher_;
+    core::WorkerRunner runner_;  // builds the backend and runs, one job at a time
 
     BenchControls controls_;
     QAction* export_report_ = nullptr;

@@ -9,8 +9,8 @@
 #include <QString>
 #include <memory>
 
-#include "core/decide/backend.h"
 #include "core/comparison/compare.h"
+#include "core/decide/backend.h"
 #include "core/endpoints/worker_runner.h"
 
 namespace ui {

@@ -13,8 +13,8 @@
 #include <memory>
 #include <optional>
 
-#include "core/decide/backend.h"
 #include "core/comparison/compare.h"
+#include "core/decide/backend.h"
 #include "core/reports/report.h"
 
 class QAction;

@@ -15,8 +15,8 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
-#include "core/net/keychain.h"
 #include "core/endpoints/worker_runner.h"
+#include "core/net/keychain.h"
 #include "engine/engine.h"
 
 namespace ui {

@@ -1,7 +1,7 @@
 #pragma once
 // The images a decision is about (several: video frames), in order: each one checked by
-// core/images/images.h when it is added (PNG, JPEG or WebP, complete, within the size limit), with a
-// thumbnail for the views. What the run sends as DecideRequest::images.
+// core/images/images.h when it is added (PNG, JPEG or WebP, complete, within the size limit), with
+// a thumbnail for the views. What the run sends as DecideRequest::images.
 
 #include <QAbstractListModel>
 #include <QImage>

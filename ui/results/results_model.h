@@ -15,20 +15,20 @@ class ResultsModel : public QAbstractListModel {
   public:
     enum Roles {
         IdRole = Qt::UserRole + 1,
-        LabelsRole,          // QStringList: yes/no, A.., 1..
-        AlternativesRole,    // QStringList: what each label means
-        MeanRole,            // QList<double>: mean probability per label
-        WinnerRole,          // int
-        ConfidenceRole,      // double
-        EntropyRole,         // double (nats)
-        HesitationRole,      // double (entropy / ln |labels|)
-        HesitationTextRole,  // "Clear", "Somewhat unsure", "Very unsure"
+        LabelsRole,           // QStringList: yes/no, A.., 1..
+        AlternativesRole,     // QStringList: what each label means
+        MeanRole,             // QList<double>: mean probability per label
+        WinnerRole,           // int
+        ConfidenceRole,       // double
+        EntropyRole,          // double (nats)
+        HesitationRole,       // double (entropy / ln |labels|)
+        HesitationTextRole,   // "Clear", "Somewhat unsure", "Very unsure"
         HesitationClassRole,  // int: core::Hesitation (colours, independent of the language)
-        StderrRole,          // double, or invalid when there was one read
-        StderrLabelsRole,    // QList<double>: every label's stderr (empty with one read)
-        AgreementRole,       // double
-        PerReadRole,         // QList<QList<double>>: per draw, per label
-        PositionRole,        // slot position in its canvas
+        StderrRole,           // double, or invalid when there was one read
+        StderrLabelsRole,     // QList<double>: every label's stderr (empty with one read)
+        AgreementRole,        // double
+        PerReadRole,          // QList<QList<double>>: per draw, per label
+        PositionRole,         // slot position in its canvas
         IsolatedRole,
         SkipRole,   // QString: why an ask_if skipped the question; empty when it was read
         StageRole,  // int: the stage (0-based) a staged read asked it in

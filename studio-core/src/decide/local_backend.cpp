@@ -6,12 +6,12 @@
 #include <map>
 #include <optional>
 
+#include "base/time.h"
 #include "core/decide/canvas_plan.h"
 #include "core/decide/chat_template.h"
 #include "core/decide/plan_executor.h"
-#include "core/policy/json_input.h"
 #include "core/decide/stages.h"
-#include "base/time.h"
+#include "core/policy/json_input.h"
 #include "engine/engine.h"
 
 namespace core {
@@ -163,7 +163,9 @@ std::optional<ModelFacts> LocalBackend::model_facts() const {
                       &engine_->tokenizer()};
 }
 
-RowReader* LocalBackend::row_reader() { return reader_.get(); }
+RowReader* LocalBackend::row_reader() {
+    return reader_.get();
+}
 
 Result<Decision> LocalBackend::decide(const DecideRequest& request, const ProgressFn& progress,
                                       const CancelToken& cancel) {
@@ -273,10 +275,10 @@ Result<HealthInfo> LocalBackend::health(const CancelToken&) {
                          {"generation_steps", st.generation_units},
                          {"waiting", st.queued}};
     const engine::PrefixCacheStats& pc = st.prefix_cache;
-    h.raw["prefix_cache"] = {{"full_hits", pc.full_hits},     {"partial_hits", pc.partial_hits},
-                             {"misses", pc.misses},           {"tokens_reused", pc.tokens_reused},
-                             {"evictions", pc.evictions},     {"entries", pc.entries},
-                             {"bytes", pc.bytes},             {"budget_bytes", pc.budget_bytes}};
+    h.raw["prefix_cache"] = {{"full_hits", pc.full_hits}, {"partial_hits", pc.partial_hits},
+                             {"misses", pc.misses},       {"tokens_reused", pc.tokens_reused},
+                             {"evictions", pc.evictions}, {"entries", pc.entries},
+                             {"bytes", pc.bytes},         {"budget_bytes", pc.budget_bytes}};
     return h;
 }
 

@@ -5,9 +5,9 @@
 #include <chrono>
 #include <map>
 
-#include "core/policy/json_input.h"
-#include "core/decide/stages.h"
 #include "base/time.h"
+#include "core/decide/stages.h"
+#include "core/policy/json_input.h"
 
 namespace core {
 
@@ -152,12 +152,12 @@ Result<std::vector<TokenId>> Execution::think() {
     const int canvas = setup_.plan.canvas_length;
     const int prompt = static_cast<int>(t.prompt_ids.size());
     if (setup_.max_context > 0 && prompt + schema_.think + canvas > setup_.max_context)
-        return engine::bad_input(
-            "think " + std::to_string(schema_.think) + ": the prompt (" + std::to_string(prompt) +
-            " tokens), the thought and a canvas of " + std::to_string(canvas) +
-            " do not fit the model's context of " + std::to_string(setup_.max_context) +
-            " tokens; accepted: think up to " +
-            std::to_string(std::max(0, setup_.max_context - canvas - prompt)));
+        return engine::bad_input("think " + std::to_string(schema_.think) + ": the prompt (" +
+                                 std::to_string(prompt) + " tokens), the thought and a canvas of " +
+                                 std::to_string(canvas) + " do not fit the model's context of " +
+                                 std::to_string(setup_.max_context) +
+                                 " tokens; accepted: think up to " +
+                                 std::to_string(std::max(0, setup_.max_context - canvas - prompt)));
     t.max_tokens = schema_.think;
     t.seed = request_.seed;
     t.stop_id = thought_close_id(tokenizer);

@@ -5,8 +5,8 @@
 
 namespace core {
 namespace {
-// The stages the backends report (core/decide/backend.h, local_backend.cpp, remote_backends.cpp) and
-// the numbered ones ("decoding canvas 2") without their number.
+// The stages the backends report (core/decide/backend.h, local_backend.cpp, remote_backends.cpp)
+// and the numbered ones ("decoding canvas 2") without their number.
 constexpr const char* kStages[] = {
     QT_TRANSLATE_NOOP("core::BackendRunner", "loading model"),
     QT_TRANSLATE_NOOP("core::BackendRunner", "planning"),

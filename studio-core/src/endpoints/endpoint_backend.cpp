@@ -1,10 +1,10 @@
-// From an endpoint profile to a BackendSpec, and so to a Backend (see core/endpoints/endpoint_profiles.h
-// and core/endpoints/backend_factory.h).
+// From an endpoint profile to a BackendSpec, and so to a Backend (see
+// core/endpoints/endpoint_profiles.h and core/endpoints/backend_factory.h).
 #include <filesystem>
 
-#include "core/net/auth.h"
 #include "core/endpoints/backend_factory.h"
 #include "core/endpoints/endpoint_profiles.h"
+#include "core/net/auth.h"
 #include "core/net/keychain.h"
 
 namespace core {

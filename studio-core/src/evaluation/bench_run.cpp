@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/time.h"
+
 namespace core::eval {
 
 namespace {
@@ -14,14 +16,7 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-std::string utc_now() {
-    std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
+using base::utc_now;
 
 // yyyyMMdd-HHmmss-zzz in local time.
 std::string local_stamp() {

@@ -30,14 +30,7 @@ using Clock = std::chrono::steady_clock;
 
 using base::seconds_since;
 
-std::string utc_now() {
-    std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
+using base::utc_now;
 
 std::string error_kind_name(const Error& e) {
     switch (e.kind) {

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <sstream>
 
-#include "core/policy/policy.h"
 #include "core/decide/read_stats.h"
-#include "core/wire/decision_json.h"
+#include "core/policy/policy.h"
 #include "core/policy/schema.h"
 #include "core/template/template.h"
+#include "core/wire/decision_json.h"
 
 namespace core::mcp {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // dgem mcp's tools: their definitions (tools/list) and what a call does. The protocol side
-// (core/mcp/mcp_server.h) finds the tool, checks the arguments against its inputSchema and hands the
-// call here with a way to reach the backend.
+// (core/mcp/mcp_server.h) finds the tool, checks the arguments against its inputSchema and hands
+// the call here with a way to reach the backend.
 
 #include <functional>
 #include <optional>

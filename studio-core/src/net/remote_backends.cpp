@@ -161,8 +161,7 @@ Result<Generation> RemoteBackend::parsed_generation(const HttpResponse& r,
 
 // A streamed generation's result; a server that ignores "stream" answers with one ordinary
 // completion.
-Result<Generation> RemoteBackend::streamed_generation(const HttpResponse& r,
-                                                      const std::string& url,
+Result<Generation> RemoteBackend::streamed_generation(const HttpResponse& r, const std::string& url,
                                                       wire::GenerationStream& stream,
                                                       const ProgressFn& progress) const {
     if (!stream.error().empty())
@@ -364,16 +363,16 @@ class VllmRowReader final : public RowReader {
                                         std::to_string(slot.pos));
         const std::map<int32_t, double>& top = result.positions[static_cast<size_t>(slot.pos)];
         if (top.empty())
-            return engine::remote_error("POST " + url +
-                                        ": no \"token_id:<n>\" top_logprobs at position " +
-                                        std::to_string(slot.pos) + " (question \"" +
-                                        slot.question + "\")");
+            return engine::remote_error(
+                "POST " + url + ": no \"token_id:<n>\" top_logprobs at position " +
+                std::to_string(slot.pos) + " (question \"" + slot.question + "\")");
         SlotRead read;
         read.label_logprobs = label_logprobs_from_topk(top, slot.label_ids);
         read.label_mass = 0;
         for (double lp : read.label_logprobs) read.label_mass += std::exp(lp);
-        auto best = std::max_element(top.begin(), top.end(),
-                                     [](const auto& a, const auto& b) { return a.second < b.second; });
+        auto best = std::max_element(top.begin(), top.end(), [](const auto& a, const auto& b) {
+            return a.second < b.second;
+        });
         read.argmax_id = best->first;
         read.argmax_is_label = std::find(slot.label_ids.begin(), slot.label_ids.end(),
                                          best->first) != slot.label_ids.end();

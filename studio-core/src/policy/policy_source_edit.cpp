@@ -175,18 +175,6 @@ std::string compact(const nlohmann::ordered_json& j) {
     return j.dump();
 }
 
-std::string type_name(QuestionType type) {
-    switch (type) {
-        case QuestionType::Noul:
-            return "noul";
-        case QuestionType::Choice:
-            return "choice";
-        case QuestionType::Score:
-            return "score";
-    }
-    return "noul";
-}
-
 }  // namespace
 
 Result<FormSpans> locate_form_spans(std::string_view source) {
@@ -248,7 +236,7 @@ std::string questions_to_template_json(const std::vector<Question>& questions, i
             fields.push_back(field_pad + "\"" + key + "\": " + value_text);
         };
         field("id", nlohmann::json(question.id).dump());
-        field("type", nlohmann::json(type_name(question.type)).dump());
+        field("type", nlohmann::json(std::string(to_string(question.type))).dump());
         if (!question.instructions.empty())
             field("instructions", nlohmann::json(question.instructions).dump());
         if (!question.criteria.empty()) {

@@ -5,9 +5,12 @@ namespace core {
 
 std::string_view to_string(QuestionType type) {
     switch (type) {
-        case QuestionType::Noul: return "noul";
-        case QuestionType::Choice: return "choice";
-        case QuestionType::Score: return "score";
+        case QuestionType::Noul:
+            return "noul";
+        case QuestionType::Choice:
+            return "choice";
+        case QuestionType::Score:
+            return "score";
     }
     return "noul";
 }
@@ -18,15 +21,21 @@ std::string_view to_string(Layout layout) {
 
 std::string_view to_string(Isolate isolate) {
     switch (isolate) {
-        case Isolate::Auto: return "auto";
-        case Isolate::None: return "none";
-        case Isolate::Noul: return "noul";
-        case Isolate::All: return "all";
+        case Isolate::Auto:
+            return "auto";
+        case Isolate::None:
+            return "none";
+        case Isolate::Noul:
+            return "noul";
+        case Isolate::All:
+            return "all";
     }
     return "auto";
 }
 
-std::string_view to_string(SeedToken seed) { return seed == SeedToken::Fixed ? "fixed" : "random"; }
+std::string_view to_string(SeedToken seed) {
+    return seed == SeedToken::Fixed ? "fixed" : "random";
+}
 
 std::optional<Layout> parse_layout(std::string_view text) {
     if (text == "document_first") return Layout::DocumentFirst;

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "core/evaluation/eval_suite.h"
 #include "core/decide/read_stats.h"
+#include "core/evaluation/eval_suite.h"
 #include "report_internal.h"
 
 namespace core::report {

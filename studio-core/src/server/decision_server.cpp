@@ -10,8 +10,8 @@
 
 #include <httplib.h>
 
-#include "base/time.h"
 #include <sys/socket.h>
+#include "base/time.h"
 
 #include "server/request_checks.h"
 #include "server_routes.h"

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/decide/canvas_plan.h"
 #include "base/time.h"
+#include "core/decide/canvas_plan.h"
 #include "core/decide/chat_template.h"
 #include "core/decide/row_reader.h"
 #include "core/images/images.h"
@@ -200,8 +200,7 @@ void apply_defaults(ojson& schema, const ServerOptions& o) {
 
 }  // namespace
 
-void Routes::decision_form(const ojson& body, wire::ChatDecisionCall call,
-                           httplib::Response& res) {
+void Routes::decision_form(const ojson& body, wire::ChatDecisionCall call, httplib::Response& res) {
     apply_defaults(call.schema, options_);
     auto schema = parse_schema(call.schema, "system message (schema)");
     if (!schema) return reply_error(res, 400, schema.error().message);
@@ -230,8 +229,7 @@ void Routes::decision_form(const ojson& body, wire::ChatDecisionCall call,
                dump_safe(wire::chat_decision_reply(*decision, completion_id(), unix_now(), model)));
 }
 
-std::optional<std::string> Routes::generation_over_model_len(
-    const GenerateRequest& request) const {
+std::optional<std::string> Routes::generation_over_model_len(const GenerateRequest& request) const {
     if (!model_ || !model_->tokenizer || options_.max_model_len <= 0) return std::nullopt;
     auto runs = image_runs(request.images);
     if (!runs) return runs.error().message;
@@ -305,35 +303,36 @@ void Routes::stream_generation(wire::GenerationCall call, AdmissionGate::Ticket 
     const std::string id = completion_id();
     const int64_t created = unix_now();
     res.set_header("Cache-Control", "no-cache");
-    res.set_chunked_content_provider("text/event-stream", [backend, call, held, model, id,
-                                                           created, log = options_.access_log](
-                                                              size_t, httplib::DataSink& sink) {
-        auto chunk = [&](const ojson& delta, const ojson& finish) {
-            return send_event(sink, wire::generation_chunk(id, created, model, delta, finish));
-        };
-        engine::CancelToken cancel;
-        chunk({{"role", "assistant"}, {"content", ""}}, nullptr);
-        std::string sent;
-        auto progress = [&](const Progress& p) {
-            if (p.text_delta.empty() || p.stage == "done") return;
-            sent += p.text_delta;
-            if (!chunk({{"content", p.text_delta}}, nullptr)) cancel.cancel();  // client went away
-        };
-        auto g = guarded_generation(*backend, call.request, progress, cancel, log);
-        if (!g) {
-            send_event(sink, wire::stream_error_event(g.error().message));
-        } else {
-            if (g->text.size() > sent.size() && g->text.compare(0, sent.size(), sent) == 0)
-                chunk({{"content", g->text.substr(sent.size())}}, nullptr);
-            chunk(ojson::object(), wire::wire_finish(g->finish_reason));
-            if (call.include_usage)
-                send_event(sink, wire::generation_usage_chunk(*g, id, created, model));
-        }
-        static const std::string done = "data: [DONE]\n\n";
-        sink.write(done.data(), done.size());
-        sink.done();
-        return true;
-    });
+    res.set_chunked_content_provider(
+        "text/event-stream", [backend, call, held, model, id, created, log = options_.access_log](
+                                 size_t, httplib::DataSink& sink) {
+            auto chunk = [&](const ojson& delta, const ojson& finish) {
+                return send_event(sink, wire::generation_chunk(id, created, model, delta, finish));
+            };
+            engine::CancelToken cancel;
+            chunk({{"role", "assistant"}, {"content", ""}}, nullptr);
+            std::string sent;
+            auto progress = [&](const Progress& p) {
+                if (p.text_delta.empty() || p.stage == "done") return;
+                sent += p.text_delta;
+                if (!chunk({{"content", p.text_delta}}, nullptr))
+                    cancel.cancel();  // client went away
+            };
+            auto g = guarded_generation(*backend, call.request, progress, cancel, log);
+            if (!g) {
+                send_event(sink, wire::stream_error_event(g.error().message));
+            } else {
+                if (g->text.size() > sent.size() && g->text.compare(0, sent.size(), sent) == 0)
+                    chunk({{"content", g->text.substr(sent.size())}}, nullptr);
+                chunk(ojson::object(), wire::wire_finish(g->finish_reason));
+                if (call.include_usage)
+                    send_event(sink, wire::generation_usage_chunk(*g, id, created, model));
+            }
+            static const std::string done = "data: [DONE]\n\n";
+            sink.write(done.data(), done.size());
+            sink.done();
+            return true;
+        });
 }
 
 // The vLLM structured-read extension (PROTOCOLS section 5): one read of the caller's canvas,
@@ -379,7 +378,8 @@ void Routes::structured_read(const ojson& body, httplib::Response& res) {
     reply.prompt_tokens = prompt_tokens;
     reply.cached_tokens = result->cached_prompt_tokens;
     set_server_timing(res, ms);
-    reply_json(res, 200, dump_safe(wire::structured_read_reply(reply, completion_id(), unix_now())));
+    reply_json(res, 200,
+               dump_safe(wire::structured_read_reply(reply, completion_id(), unix_now())));
 }
 
 // ---------------------------------------------------------------------------------------------

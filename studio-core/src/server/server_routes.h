@@ -8,8 +8,8 @@
 
 #include <httplib.h>
 
-#include "core/server/admission.h"
 #include "core/decide/backend.h"
+#include "core/server/admission.h"
 #include "core/server/decision_server.h"
 #include "core/wire/chat_decision.h"
 #include "core/wire/openai_chat.h"

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <optional>
 
-#include "core/policy/json_input.h"
 #include "core/decide/read_stats.h"
+#include "core/policy/json_input.h"
 
 namespace core {
 
@@ -41,7 +41,6 @@ std::optional<double> probability_of(const nlohmann::json& probs,
     }
     return std::nullopt;
 }
-
 
 }  // namespace
 
@@ -241,8 +240,8 @@ void take_named_winner(const Question& q, const json& a, QuestionOutcome& o) {
         auto pos = std::find(o.labels.begin(), o.labels.end(), a["label"].get<std::string>());
         if (pos != o.labels.end()) o.winner = static_cast<int>(pos - o.labels.begin());
     } else if (q.type == QuestionType::Choice && a.contains("choice") && a["choice"].is_string()) {
-        auto pos = std::find(o.alternatives.begin(), o.alternatives.end(),
-                             a["choice"].get<std::string>());
+        auto pos =
+            std::find(o.alternatives.begin(), o.alternatives.end(), a["choice"].get<std::string>());
         if (pos != o.alternatives.end()) o.winner = static_cast<int>(pos - o.alternatives.begin());
     }
 }
@@ -282,7 +281,8 @@ Result<QuestionOutcome> answer_from_json(const Question& q, const json& a, const
     finish_outcome(o);
     take_named_winner(q, a, o);
     o.confidence = number_or(a, "confidence", o.mean[o.winner]);
-    if (a.contains("stderr") && a["stderr"].is_number()) o.stderr_winner = a["stderr"].get<double>();
+    if (a.contains("stderr") && a["stderr"].is_number())
+        o.stderr_winner = a["stderr"].get<double>();
     o.agreement = number_or(a, "agreement", 1.0);
     o.label_mass = 1.0;
     if (dq.contains(q.id) && dq[q.id].is_object()) take_question_diagnostics(dq[q.id], o);

@@ -149,15 +149,15 @@ ojson generation_usage(const Generation& g) {
 
 ojson generation_reply(const Generation& g, const std::string& id, int64_t created,
                        const std::string& model) {
-    ojson reply{{"id", id},
-                {"object", "chat.completion"},
-                {"created", created},
-                {"model", model.empty() ? g.model : model},
-                {"choices",
-                 ojson::array({ojson{{"index", 0},
-                                     {"message", {{"role", "assistant"}, {"content", g.text}}},
-                                     {"finish_reason", wire_finish(g.finish_reason)}}})},
-                {"usage", generation_usage(g)}};
+    ojson reply{
+        {"id", id},
+        {"object", "chat.completion"},
+        {"created", created},
+        {"model", model.empty() ? g.model : model},
+        {"choices", ojson::array({ojson{{"index", 0},
+                                        {"message", {{"role", "assistant"}, {"content", g.text}}},
+                                        {"finish_reason", wire_finish(g.finish_reason)}}})},
+        {"usage", generation_usage(g)}};
     if (g.finish_reason == "time_limit")  // vLLM's field for why it stopped
         reply["choices"][0]["stop_reason"] = "time_limit";
     return reply;

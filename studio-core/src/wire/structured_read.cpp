@@ -39,10 +39,9 @@ Result<std::vector<int32_t>> token_ids(const ojson& list, const std::string& fie
     for (size_t i = 0; i < list.size(); ++i) {
         if (!list[i].is_number_integer() || list[i].get<int64_t>() < 0 ||
             list[i].get<int64_t>() >= vocab_size)
-            return engine::bad_input(field + "[" + std::to_string(i) + "] = " +
-                                     server::describe_json(list[i]) +
-                                     " is not a token id in [0, " + std::to_string(vocab_size) +
-                                     ")");
+            return engine::bad_input(
+                field + "[" + std::to_string(i) + "] = " + server::describe_json(list[i]) +
+                " is not a token id in [0, " + std::to_string(vocab_size) + ")");
         ids.push_back(list[i].get<int32_t>());
     }
     return ids;
@@ -61,8 +60,8 @@ Result<std::vector<int32_t>> seeded_canvas(const ojson& x, int vocab_size, int c
             : static_cast<int>(seed.size());
     if (static_cast<int>(seed.size()) != width)
         return engine::bad_input("vllm_xargs.diffusion_seed_canvas has " +
-                                 std::to_string(seed.size()) +
-                                 " ids; diffusion_canvas_length is " + std::to_string(width));
+                                 std::to_string(seed.size()) + " ids; diffusion_canvas_length is " +
+                                 std::to_string(width));
     if (width > canvas_length)
         return engine::bad_input("diffusion_canvas_length " + std::to_string(width) +
                                  " exceeds the served canvas length " +
@@ -75,8 +74,7 @@ Result<std::vector<int32_t>> seeded_canvas(const ojson& x, int vocab_size, int c
 
 }  // namespace
 
-Result<StructuredRead> structured_read_call(const ojson& body, int vocab_size,
-                                            int canvas_length) {
+Result<StructuredRead> structured_read_call(const ojson& body, int vocab_size, int canvas_length) {
     StructuredRead read;
     const ojson& x = body["vllm_xargs"];
     auto canvas = seeded_canvas(x, vocab_size, canvas_length);
@@ -134,12 +132,13 @@ std::vector<PositionLogprobs> position_logprobs(const StructuredRead& read,
 
 namespace {
 
-std::string token_name(int32_t id) { return "token_id:" + std::to_string(id); }
+std::string token_name(int32_t id) {
+    return "token_id:" + std::to_string(id);
+}
 
 }  // namespace
 
-ojson structured_read_reply(const StructuredReadReply& r, const std::string& id,
-                            int64_t created) {
+ojson structured_read_reply(const StructuredReadReply& r, const std::string& id, int64_t created) {
     ojson content = ojson::array();
     for (const PositionLogprobs& p : r.positions) {
         ojson top = ojson::array();
@@ -151,20 +150,21 @@ ojson structured_read_reply(const StructuredReadReply& r, const std::string& id,
         content.push_back(std::move(entry));
     }
     const int width = static_cast<int>(r.positions.size());
-    return {{"id", id},
-            {"object", "chat.completion"},
-            {"created", created},
-            {"model", r.model},
-            {"choices", ojson::array({ojson{{"index", 0},
-                                            {"message", {{"role", "assistant"}, {"content", r.text}}},
-                                            {"logprobs", {{"content", content}}},
-                                            {"finish_reason", "length"}}})},
-            {"usage",
-             {{"prompt_tokens", r.prompt_tokens},
-              {"completion_tokens", width},
-              {"total_tokens", r.prompt_tokens + width},
-              // As vLLM with prompt-token details on: the prompt the prefix cache supplied.
-              {"prompt_tokens_details", {{"cached_tokens", r.cached_tokens}}}}}};
+    return {
+        {"id", id},
+        {"object", "chat.completion"},
+        {"created", created},
+        {"model", r.model},
+        {"choices", ojson::array({ojson{{"index", 0},
+                                        {"message", {{"role", "assistant"}, {"content", r.text}}},
+                                        {"logprobs", {{"content", content}}},
+                                        {"finish_reason", "length"}}})},
+        {"usage",
+         {{"prompt_tokens", r.prompt_tokens},
+          {"completion_tokens", width},
+          {"total_tokens", r.prompt_tokens + width},
+          // As vLLM with prompt-token details on: the prompt the prefix cache supplied.
+          {"prompt_tokens_details", {{"cached_tokens", r.cached_tokens}}}}}};
 }
 
 namespace {

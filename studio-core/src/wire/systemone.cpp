@@ -61,7 +61,6 @@ ojson systemone_request(const DecideRequest& request, const std::string& model) 
     return body;
 }
 
-
 Result<Decision> systemone_decision_from_reply(const json& reply, const Schema& schema,
                                                const std::string& where) {
     return decision_from_json(reply, schema, AnswerForm::SystemOne, where);

@@ -1,7 +1,7 @@
 #pragma once
 // The one interface the UI and the CLI see. Calls block and are meant for worker threads
-// (BackendRunner in core/endpoints/backend_runner.h runs them off the UI thread and reports back through
-// Qt signals); progress arrives through the callback, cancellation through the token.
+// (BackendRunner in core/endpoints/backend_runner.h runs them off the UI thread and reports back
+// through Qt signals); progress arrives through the callback, cancellation through the token.
 
 #include <functional>
 #include <optional>

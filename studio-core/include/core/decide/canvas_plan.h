@@ -28,8 +28,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/decide/backend.h"
-#include "core/policy/schema.h"
 #include "core/decide/stages.h"
+#include "core/policy/schema.h"
 #include "engine/engine.h"
 #include "engine/tokenizer.h"
 
@@ -53,9 +53,9 @@ struct PlanOptions {
     std::optional<SeedToken> seed_token;
     std::optional<Isolate> isolate;
     int max_label_ids = kMaxLabelIds;  // distinct label ids one read may carry
-    // One stage of a multi-pass decision (core/decide/stages.h): the questions it reads (empty: every
-    // question, or the first stage's of a staged schema), the prompt all its groups share with
-    // the text its canvases start with (unset: the staged prompt without a thought), and how
+    // One stage of a multi-pass decision (core/decide/stages.h): the questions it reads (empty:
+    // every question, or the first stage's of a staged schema), the prompt all its groups share
+    // with the text its canvases start with (unset: the staged prompt without a thought), and how
     // many groups earlier stages read (group seeds go on from there).
     std::vector<int> questions;
     std::optional<ReadPrefix> prefix;

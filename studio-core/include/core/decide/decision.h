@@ -37,8 +37,8 @@ struct QuestionOutcome {
     // the reads are known, else as a server's diagnostics gave them (a multi-read reply carries
     // the means and these, not the reads); empty when neither is known.
     std::vector<double> read_entropy;
-    std::vector<double> mean;                   // average of per_read
-    int winner = 0;                             // index into labels
+    std::vector<double> mean;  // average of per_read
+    int winner = 0;            // index into labels
     double confidence = 0;
     double entropy = 0;                   // nats
     double hesitation = 0;                // entropy / ln |labels|
@@ -98,7 +98,8 @@ struct DecisionDiagnostics {
     std::optional<SeedToken> seed_token;
     std::string engine;         // "local": the decision ran on an engine in this process
     std::string entropy_basis;  // "labels": entropies are of the label distributions
-    std::optional<double> temperature;  // the post-hoc temperature applied (core/decide/read_stats.h)
+    std::optional<double>
+        temperature;  // the post-hoc temperature applied (core/decide/read_stats.h)
 };
 
 struct Decision {

@@ -2,8 +2,8 @@
 // The decide module's one executor: a DecideRequest in, a Decision with typed diagnostics out,
 // over any RowReader (core/decide/row_reader.h). It plans the canvases (core/decide/canvas_plan.h),
 // writes the thought first when the schema thinks, reads stage by stage when questions depend
-// on each other (core/decide/stages.h), reads every group's first rows and the "auto" policy's extra
-// rows where a group's first read hesitates, aggregates the reads per question
+// on each other (core/decide/stages.h), reads every group's first rows and the "auto" policy's
+// extra rows where a group's first read hesitates, aggregates the reads per question
 // (core/decide/read_stats.h) and records what it did.
 //
 // Where things go: a new read strategy (how a question becomes canvas rows and how its reads
@@ -19,10 +19,10 @@
 namespace core {
 
 struct ExecutorSetup {
-    PlanOptions plan;                             // canvas length, image runs and ids
-    const engine::Tokenizer* tokenizer = nullptr; // the reader's model's
-    int max_context = 0;                          // bounds a thought (0: no bound)
-    std::string engine;                           // diagnostics "engine" ("local" or empty)
+    PlanOptions plan;                              // canvas length, image runs and ids
+    const engine::Tokenizer* tokenizer = nullptr;  // the reader's model's
+    int max_context = 0;                           // bounds a thought (0: no bound)
+    std::string engine;                            // diagnostics "engine" ("local" or empty)
 };
 
 Result<Decision> execute_decision(const DecideRequest& request, const ExecutorSetup& setup,

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/decide/backend.h"
 #include "core/config/config.h"
+#include "core/decide/backend.h"
 
 namespace core {
 
@@ -80,8 +80,8 @@ struct ProfileSecrets {
 };
 Result<ProfileSecrets> read_profile_secrets(const EndpointProfile& profile, const EnvLookup& env);
 
-// Where a profile decides, as the typed description core/endpoints/backend_factory.h builds from; errors
-// name the profile and what is missing (a model folder, a URL).
+// Where a profile decides, as the typed description core/endpoints/backend_factory.h builds from;
+// errors name the profile and what is missing (a model folder, a URL).
 struct BackendSpec;
 Result<BackendSpec> backend_spec(const EndpointProfile& profile, const ProfileSecrets& secrets);
 

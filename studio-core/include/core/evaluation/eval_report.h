@@ -1,7 +1,8 @@
 #pragma once
 // From a run's records to scores and a report: JevBench items into the upstream scorer
-// (core/evaluation/eval_score.h), dgem suites into accuracy per question and overall, mean confidence, ECE,
-// Brier and latency. What the CLI prints and writes with -o, and what a Bench view charts.
+// (core/evaluation/eval_score.h), dgem suites into accuracy per question and overall, mean
+// confidence, ECE, Brier and latency. What the CLI prints and writes with -o, and what a Bench view
+// charts.
 
 #include <map>
 #include <string>

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "core/decide/backend.h"
 #include "core/config/config.h"
+#include "core/decide/backend.h"
 #include "engine/engine.h"
 
 namespace core {

@@ -35,9 +35,9 @@ Result<StructuredRead> structured_read_call(const ojson& body, int vocab_size, i
 
 // What one read returned at each canvas position (server side, before it becomes JSON).
 struct PositionLogprobs {
-    int32_t chosen = 0;                            // constrained: the best label; else argmax
-    std::optional<double> chosen_logprob;          // when the chosen id is a label
-    std::vector<std::pair<int32_t, double>> top;   // best first
+    int32_t chosen = 0;                           // constrained: the best label; else argmax
+    std::optional<double> chosen_logprob;         // when the chosen id is a label
+    std::vector<std::pair<int32_t, double>> top;  // best first
 };
 struct StructuredReadReply {
     std::string model;
