@@ -13,8 +13,7 @@
 #include "core/decide/backend.h"
 #include "core/net/remote_backends.h"
 
-// Declared, not included: engine/engine.h's CanvasRow::slots member collides with Qt's `slots`
-// macro, and this header is included by Qt code.
+// Declared, not included: callers of the factory need not see the engine's whole interface.
 namespace engine {
 struct EngineOptions;
 }  // namespace engine
