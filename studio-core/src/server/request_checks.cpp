@@ -206,30 +206,6 @@ void log_internal_error(const std::function<void(const std::string&)>& log, cons
         std::fprintf(stderr, "%s\n", line.c_str());
 }
 
-std::string describe_json(const ojson& v) {
-    switch (v.type()) {
-        case ojson::value_t::null:
-            return "null";
-        case ojson::value_t::boolean:
-            return std::string("a boolean (") + (v.get<bool>() ? "true" : "false") + ")";
-        case ojson::value_t::number_integer:
-        case ojson::value_t::number_unsigned:
-        case ojson::value_t::number_float: {
-            std::string n = v.dump();
-            if (n.size() > 40) n = n.substr(0, 40) + "...";
-            return "a number (" + n + ")";
-        }
-        case ojson::value_t::string:
-            return "a string";
-        case ojson::value_t::array:
-            return v.empty() ? "an empty array" : "an array";
-        case ojson::value_t::object:
-            return "an object";
-        default:
-            return "a value of another kind";
-    }
-}
-
 std::optional<std::string> read_body(std::string_view text, ojson& out) {
     JsonInputError error;
     if (!parse_json_input_raw(text, out, error)) {
@@ -249,10 +225,6 @@ std::string model_of(const ojson& body, const std::string& fallback) {
         !body["model"].get_ref<const std::string&>().empty())
         return body["model"].get<std::string>();
     return fallback;
-}
-
-bool flag_of(const ojson& obj, const char* key) {
-    return obj.is_object() && obj.contains(key) && obj[key].is_boolean() && obj[key].get<bool>();
 }
 
 std::optional<std::string> check_chat_body(const ojson& body, int max_tokens) {

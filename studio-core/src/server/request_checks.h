@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/wire/chat_messages.h"
+
 namespace core::server {
 
 using ojson = nlohmann::ordered_json;
@@ -21,9 +23,9 @@ std::string new_error_id();
 void log_internal_error(const std::function<void(const std::string&)>& log, const std::string& id,
                         const std::string& detail);
 
-// What a JSON value is, for messages: "null", "a boolean", "a number (1.5)", "a string",
-// "an array", "an object". String contents are never quoted.
-std::string describe_json(const ojson& v);
+// describe_json and flag_of are the wire's (core/wire/chat_messages.h).
+using wire::describe_json;
+using wire::flag_of;
 
 // Parses a request body: well-formed UTF-8 (an offending byte's offset and the field it is in
 // are named), bounded nesting, JSON syntax, an object at the top. nullopt on success.
@@ -31,8 +33,6 @@ std::optional<std::string> read_body(std::string_view text, ojson& out);
 
 // `body["model"]` when it is a string, else `fallback` (check_* have refused other types).
 std::string model_of(const ojson& body, const std::string& fallback);
-// `obj[key]` when it is a boolean, else false.
-bool flag_of(const ojson& obj, const char* key);
 
 // POST /v1/chat/completions: messages as OpenAI checks them (role; content a string or an
 // array of parts; system, developer, user and tool messages need content) and the type and

@@ -5,6 +5,34 @@
 
 namespace core::wire {
 
+std::string describe_json(const ojson& v) {
+    switch (v.type()) {
+        case ojson::value_t::null:
+            return "null";
+        case ojson::value_t::boolean:
+            return std::string("a boolean (") + (v.get<bool>() ? "true" : "false") + ")";
+        case ojson::value_t::number_integer:
+        case ojson::value_t::number_unsigned:
+        case ojson::value_t::number_float: {
+            std::string n = v.dump();
+            if (n.size() > 40) n = n.substr(0, 40) + "...";
+            return "a number (" + n + ")";
+        }
+        case ojson::value_t::string:
+            return "a string";
+        case ojson::value_t::array:
+            return v.empty() ? "an empty array" : "an array";
+        case ojson::value_t::object:
+            return "an object";
+        default:
+            return "a value of another kind";
+    }
+}
+
+bool flag_of(const ojson& obj, const char* key) {
+    return obj.is_object() && obj.contains(key) && obj[key].is_boolean() && obj[key].get<bool>();
+}
+
 ojson user_content(ojson text, const std::vector<ImageInput>& images) {
     if (images.empty()) return text;
     ojson parts = ojson::array();

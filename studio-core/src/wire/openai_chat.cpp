@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "core/net/http_client.h"
-#include "server/request_checks.h"
 
 namespace core::wire {
 
@@ -128,9 +127,9 @@ Result<GenerationCall> generation_call(const ojson& body, int max_tokens_cap) {
             request.max_tokens = body[key].get<int>();
     if (body.contains("temperature") && body["temperature"].is_number())
         request.temperature = body["temperature"].get<double>();
-    call.stream = server::flag_of(body, "stream");
+    call.stream = flag_of(body, "stream");
     call.include_usage = body.contains("stream_options") && body["stream_options"].is_object() &&
-                         server::flag_of(body["stream_options"], "include_usage");
+                         flag_of(body["stream_options"], "include_usage");
     return call;
 }
 

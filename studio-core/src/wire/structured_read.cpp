@@ -5,8 +5,6 @@
 #include <cmath>
 #include <numeric>
 
-#include "server/request_checks.h"
-
 namespace core::wire {
 
 ojson structured_read_request(const StructuredRead& read) {
@@ -40,7 +38,7 @@ Result<std::vector<int32_t>> token_ids(const ojson& list, const std::string& fie
         if (!list[i].is_number_integer() || list[i].get<int64_t>() < 0 ||
             list[i].get<int64_t>() >= vocab_size)
             return engine::bad_input(
-                field + "[" + std::to_string(i) + "] = " + server::describe_json(list[i]) +
+                field + "[" + std::to_string(i) + "] = " + describe_json(list[i]) +
                 " is not a token id in [0, " + std::to_string(vocab_size) + ")");
         ids.push_back(list[i].get<int32_t>());
     }
@@ -91,13 +89,13 @@ Result<StructuredRead> structured_read_call(const ojson& body, int vocab_size, i
     std::sort(read.label_ids.begin(), read.label_ids.end());
     read.label_ids.erase(std::unique(read.label_ids.begin(), read.label_ids.end()),
                          read.label_ids.end());
-    read.constrained = server::flag_of(x, "diffusion_constrained");
+    read.constrained = flag_of(x, "diffusion_constrained");
     read.top_logprobs = body.contains("top_logprobs") && body["top_logprobs"].is_number_integer()
                             ? std::max(0, body["top_logprobs"].get<int>())
                             : 20;
     read.thinking = body.contains("chat_template_kwargs") &&
                     body["chat_template_kwargs"].is_object() &&
-                    server::flag_of(body["chat_template_kwargs"], "enable_thinking");
+                    flag_of(body["chat_template_kwargs"], "enable_thinking");
     for (const auto& m : body["messages"]) read.messages.push_back({role_of(m), message_text(m)});
     return read;
 }

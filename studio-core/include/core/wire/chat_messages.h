@@ -20,6 +20,13 @@ using ojson = nlohmann::ordered_json;
 // dgem's client sends them.
 ojson user_content(ojson text, const std::vector<ImageInput>& images);
 
+// What a JSON value is, for messages: "null", "a boolean", "a number (1.5)", "a string",
+// "an array", "an object". String contents are never quoted.
+std::string describe_json(const ojson& v);
+
+// `obj[key]` when it is a boolean, else false.
+bool flag_of(const ojson& obj, const char* key);
+
 // A message's role, or "" when it has none.
 std::string role_of(const ojson& message);
 
