@@ -1,6 +1,8 @@
 // The canvas model (see canvas_model.h).
 #include "ui/canvas/canvas_model.h"
 
+#include "core/decide/tournament.h"
+
 #include <QCoreApplication>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -209,6 +211,13 @@ QString CanvasModel::summary() const {
         else if (schema_->think > 0)
             staged += tr(" · after the last run's thought (%1 tokens)").arg(thought_.size());
     }
+    if (schema_ && core::has_tournament(*schema_))
+        for (const auto& w : core::round_one(*schema_).wide)
+            staged += tr(" · round 1 of %1's tournament: %2 brackets of its %3 options (the "
+                         "final reads each bracket's leaders after this read)")
+                          .arg(QString::fromStdString(schema_->questions[w.tournament.question].id))
+                          .arg(w.tournament.brackets.size())
+                          .arg(schema_->questions[w.tournament.question].options.size());
     return tr("%1 · prompt %2 tokens · canvas width %3 (answer %4 tokens) · %5 slot(s) · "
               "%6 read group(s) · %7 first read(s)")
                .arg(plan_->layout == core::Layout::SchemaFirst ? tr("schema first")

@@ -2,7 +2,9 @@
 #include "ui/results/result_card.h"
 
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QLocale>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QResizeEvent>
@@ -14,6 +16,7 @@
 #include "ui/accessibility/painted_items.h"
 #include "ui/i18n/format.h"
 #include "ui/results/results_model.h"
+#include "ui/results/wide_options_dialog.h"
 
 namespace ui {
 namespace {
@@ -230,7 +233,8 @@ void ResultCard::layoutBars(LayoutContext& c) const {
     const int label_col = kSwatch + kSwatchGap + label_w + kGap;
     const bool stacked = inner - label_col - value_w - kGap < kMinTrack;
     const auto label_se = index_.data(ResultsModel::StderrLabelsRole).value<QList<double>>();
-    for (int i = 0; i < mean.size(); ++i) {
+    const QList<int> shown = shownLabels();
+    for (int i : shown) {
         const bool is_winner = i == winner;
         const QFontMetrics& m = is_winner ? bfm : fm;
         const int text_room = stacked ? inner - kSwatch - kSwatchGap : label_w;
@@ -261,6 +265,45 @@ void ResultCard::layoutBars(LayoutContext& c) const {
             value, i, is_winner);
         y += row_h;
     }
+    if (shown.size() < mean.size()) {
+        const QString more = tr("and %n more…", nullptr, int(mean.size() - shown.size()));
+        add(Part::More, QRect(left + kSwatch + kSwatchGap, y + 2, fm.horizontalAdvance(more), line),
+            more);
+        y += row_h;
+    }
+}
+
+QList<int> ResultCard::shownLabels() const {
+    const QList<double> mean = means(index_);
+    QList<int> order;
+    for (int i = 0; i < mean.size(); ++i) order << i;
+    if (mean.size() <= kFoldAbove) return order;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return mean[a] > mean[b]; });
+    return order.mid(0, kTopOptions);
+}
+
+void ResultCard::showAllOptions() {
+    if (means(index_).size() <= kFoldAbove) return;
+    auto* dialog = new WideOptionsDialog(index_, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void ResultCard::mouseReleaseEvent(QMouseEvent* event) {
+    for (const Part& part : parts())
+        if (part.kind == Part::More && part.rect.adjusted(-2, -2, 2, 2).contains(event->pos())) {
+            showAllOptions();
+            return;
+        }
+    QWidget::mouseReleaseEvent(event);
+}
+
+void ResultCard::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
+        showAllOptions();
+        return;
+    }
+    QWidget::keyPressEvent(event);
 }
 
 void ResultCard::layoutDraws(LayoutContext& c) const {
@@ -372,6 +415,15 @@ void ResultCard::paintEvent(QPaintEvent*) {
             case Part::Agreement:
                 text(part, pal.color(QPalette::PlaceholderText));
                 break;
+            case Part::More: {
+                QFont link = font();
+                link.setUnderline(true);
+                p.setFont(link);
+                p.setPen(pal.color(QPalette::Link));
+                p.drawText(part.rect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine,
+                           part.text);
+                break;
+            }
             case Part::Reason:
                 p.setFont(font());
                 p.setPen(pal.color(QPalette::PlaceholderText));
@@ -487,7 +539,15 @@ QString ResultCard::toolTipAt(const QPoint& pos) const {
         if (part.kind == Part::Mark && part.rect.adjusted(-1, -1, 1, 1).contains(pos)) {
             const int k = part.index;
             QStringList lines{tr("Draw %1: %2").arg(k + 1).arg(alts.value(argmax_of(per_read[k])))};
-            for (int i = 0; i < per_read[k].size(); ++i)
+            // A wide question's draw: its likeliest options only.
+            QList<int> order;
+            for (int i = 0; i < per_read[k].size(); ++i) order << i;
+            if (order.size() > kFoldAbove) {
+                std::stable_sort(order.begin(), order.end(),
+                                 [&](int a, int b) { return per_read[k][a] > per_read[k][b]; });
+                order = order.mid(0, kTopOptions);
+            }
+            for (int i : order)
                 lines << tr("%1 %2: %3")
                              .arg(labels.value(i), alts.value(i), percent(per_read[k][i], 1));
             return lines.join(QLatin1Char('\n'));

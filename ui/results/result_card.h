@@ -8,6 +8,9 @@
 // The card lays itself out for its width (layoutFor): header items and statistics flow onto
 // more lines, and labels too long for a column go above their bars, so nothing is clipped at
 // any width; the height follows (heightForWidth). Tests read the same layout to check that.
+//
+// A wide question (up to 255 options) shows its five likeliest options and folds the rest into
+// "and N more", which opens a searchable list of every option (WideOptionsDialog).
 
 #include <QPersistentModelIndex>
 #include <QWidget>
@@ -35,6 +38,7 @@ class ResultCard : public QWidget, public PaintedItems {
             DrawsLabel,  // "Draws"
             Mark,        // one noise draw, coloured by its answer
             Agreement,   // "agreement 75% of 4 draws"
+            More,        // "and 72 more…": a wide question's folded options (click: the list)
         };
         Kind kind;
         QRect rect;
@@ -60,6 +64,13 @@ class ResultCard : public QWidget, public PaintedItems {
     QRect barRect(int label) const;      // the full track of a label's bar
     QRect drawMarkRect(int draw) const;  // one agreement mark
     QString toolTipAt(const QPoint& pos) const;
+    // The labels with bars: every label, or for a wide question (more than kFoldAbove
+    // alternatives) the kTopOptions likeliest, likeliest first; the rest fold into "more".
+    QList<int> shownLabels() const;
+    static constexpr int kTopOptions = 5;
+    static constexpr int kFoldAbove = 12;
+    // Opens the searchable list of every option (the "more" link; Enter on the card too).
+    void showAllOptions();
     // The category colour of a label (used by bars' swatches, the bars and the strip).
     static QColor labelColor(int label, const QPalette& palette);
 
@@ -78,6 +89,8 @@ class ResultCard : public QWidget, public PaintedItems {
     void paintEvent(QPaintEvent* event) override;
     bool event(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
   private:
     // layoutFor's parts, each placing its items below the previous ones.

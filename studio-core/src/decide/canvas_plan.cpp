@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/decide/chat_template.h"
+#include "core/decide/tournament.h"
 #include "engine/engine.h"
 
 namespace core {
@@ -343,6 +344,14 @@ Result<CanvasPlan> build_plan(const Schema& schema, const nlohmann::ordered_json
         return bad_input("canvas length " + std::to_string(options.canvas_length) +
                          " is too short; accepted: at least " + std::to_string(kCanvasStep));
 
+    // A schema with tournaments: its first reads are Round 1's (the final's options depend on
+    // them; the plan executor plans the later rounds).
+    if (options.questions.empty() && has_tournament(schema)) {
+        PlanOptions round = options;
+        round.indexed = schema.questions.size() > 10;
+        if (round.canvas_questions <= 0) round.canvas_questions = round_canvas_questions(schema);
+        return build_plan(round_one(schema).schema, state, tokenizer, round);
+    }
     CanvasPlan plan;
     plan.layout = options.layout.value_or(schema.layout);
     plan.isolate = options.isolate.value_or(schema.isolate);
@@ -354,7 +363,7 @@ Result<CanvasPlan> build_plan(const Schema& schema, const nlohmann::ordered_json
                          std::to_string(kMaxSamples));
     plan.auto_threshold = schema.auto_threshold;
     plan.auto_max = schema.auto_max;
-    plan.indexed = schema.questions.size() > 10;
+    plan.indexed = options.indexed.value_or(schema.questions.size() > 10);
     plan.seed = options.seed;
     plan.canvas_length = options.canvas_length;
     plan.state_text = state_text(state);
@@ -375,9 +384,15 @@ Result<CanvasPlan> build_plan(const Schema& schema, const nlohmann::ordered_json
 
     // Read groups: runs of joint questions in order; a question reading alone splits the run.
     std::vector<bool> alone = alone_flags(schema, plan.isolate);
+    const size_t per_canvas = static_cast<size_t>(
+        options.canvas_questions > 0 ? options.canvas_questions : schema.canvas_questions);
     std::vector<ReadGroup> groups;
     ReadGroup run;
     for (int i : asked) {
+        if (per_canvas > 0 && run.questions.size() == per_canvas) {
+            groups.push_back(std::move(run));
+            run = ReadGroup();
+        }
         if (alone[i]) {
             if (!run.questions.empty()) groups.push_back(std::move(run));
             run = ReadGroup();

@@ -7,6 +7,7 @@
 
 #include "base/time.h"
 #include "core/decide/stages.h"
+#include "core/decide/tournament.h"
 #include "core/policy/json_input.h"
 
 namespace core {
@@ -36,7 +37,8 @@ class Execution {
           reader_(reader),
           progress_(progress),
           cancel_(cancel),
-          multi_pass_(is_multi_pass(schema_)) {}
+          multi_pass_(is_multi_pass(schema_)),
+          has_tournament_(has_tournament(schema_)) {}
 
     Result<Decision> run();
 
@@ -46,7 +48,16 @@ class Execution {
     Result<void> read_rows(const CanvasPlan& plan, int group, const std::vector<PlanRow>& rows,
                            GroupReads& out);
     Result<std::vector<GroupReads>> read_plan(const CanvasPlan& plan, double from, double span);
-    void collect(const CanvasPlan& plan, const std::vector<GroupReads>& reads, int stage);
+    void collect(const Schema& schema, const CanvasPlan& plan, const std::vector<GroupReads>& reads,
+                 int stage, std::vector<QuestionOutcome>& into);
+    Result<std::vector<QuestionOutcome>> read_round(const Schema& round, PlanOptions& options,
+                                                    double from, double span);
+    Result<void> read_tournaments(PlanOptions options, double from, double span);
+    QuestionOutcome fuse_outcome(const Tournament& t, const std::vector<QuestionOutcome>& brackets,
+                                 const std::vector<int>& final_options,
+                                 const QuestionOutcome& final_read,
+                                 const std::optional<QuestionOutcome>& verify_read,
+                                 const std::vector<int>& verify_options) const;
     void skip_unmet(const std::vector<int>& stage_questions, int stage, PlanOptions& options);
     void record_diagnostics();
 
@@ -57,6 +68,7 @@ class Execution {
     const ProgressFn& progress_;
     const CancelToken& cancel_;
     const bool multi_pass_;
+    const bool has_tournament_;  // single pass only (the schema parser refuses staged ones)
     const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 
     Decision d_;
@@ -117,18 +129,20 @@ Result<std::vector<GroupReads>> Execution::read_plan(const CanvasPlan& plan, dou
 }
 
 // Folds a plan's reads into the decision's outcomes (by schema index) and its counts.
-void Execution::collect(const CanvasPlan& plan, const std::vector<GroupReads>& reads, int stage) {
+void Execution::collect(const Schema& schema, const CanvasPlan& plan,
+                        const std::vector<GroupReads>& reads, int stage,
+                        std::vector<QuestionOutcome>& into) {
     for (size_t g = 0; g < plan.groups.size(); ++g) {
         const ReadGroup& group = plan.groups[g];
         for (size_t s = 0; s < group.answer_slots.size(); ++s) {
             std::vector<SlotRead> per_read;
             for (const auto& row : reads[g].rows) per_read.push_back(row[s]);
             const int qi = group.answer_slots[s].question_index;
-            QuestionOutcome o = aggregate_reads(schema_.questions[qi], per_read);
+            QuestionOutcome o = aggregate_reads(schema.questions[qi], per_read);
             o.pos = group.answer_slots[s].pos;
             o.isolated = group.isolated;
             o.stage = stage;
-            d_.questions[qi] = std::move(o);
+            into[qi] = std::move(o);
         }
         d_.samples = std::max(d_.samples, static_cast<int>(reads[g].rows.size()));
         d_.reads += static_cast<int>(reads[g].rows.size());
@@ -137,6 +151,157 @@ void Execution::collect(const CanvasPlan& plan, const std::vector<GroupReads>& r
         d_.canvas_width = std::max(d_.canvas_width, group.width);
     }
     d_.read_groups += static_cast<int>(plan.groups.size());
+}
+
+// One round of a tournament pass: its schema planned and read, its outcomes by its question
+// index. Rounds go on from the groups earlier rounds read (their seeds) and answer in the
+// policy schema's layout.
+Result<std::vector<QuestionOutcome>> Execution::read_round(const Schema& round,
+                                                           PlanOptions& options, double from,
+                                                           double span) {
+    options.questions.clear();
+    for (int i = 0; i < static_cast<int>(round.questions.size()); ++i)
+        options.questions.push_back(i);
+    options.indexed = schema_.questions.size() > 10;
+    if (options.canvas_questions <= 0) options.canvas_questions = round_canvas_questions(schema_);
+    auto planned = build_plan(round, request_.state, *setup_.tokenizer, options);
+    if (!planned) return planned.error();
+    plans_.push_back(std::move(*planned));
+    const CanvasPlan& plan = plans_.back();
+    auto reads = read_plan(plan, from, span);
+    if (!reads) return reads.error();
+    std::vector<QuestionOutcome> out(round.questions.size());
+    collect(round, plan, *reads, 0, out);
+    reads_.push_back(std::move(*reads));
+    options.first_group += static_cast<int>(plan.groups.size());
+    return out;
+}
+
+// A single pass with tournaments: Round 1 reads the narrow questions and every bracket, the
+// final reads each wide question's finalists, a verify read (mode verify) weighs the final's
+// winner against the catch-alls; each wide question's reads are then fused.
+Result<void> Execution::read_tournaments(PlanOptions options, double from, double span) {
+    struct Wide {
+        Tournament t;
+        std::vector<int> round1;  // its brackets' indices in Round 1
+        std::vector<int> finalists;
+        std::vector<int> verify;  // the verify read's options (its winner first)
+    };
+    RoundOne one = round_one(schema_);
+    std::vector<Wide> wide;
+    for (auto& w : one.wide)
+        wide.push_back({std::move(w.tournament), std::move(w.brackets), {}, {}});
+    const Schema& round1 = one.schema;
+    const std::vector<int>& narrow = one.narrow;
+    const bool verifies = std::any_of(wide.begin(), wide.end(), [](const Wide& w) {
+        return w.t.mode == CatchAllMode::Verify && !w.t.catch_all.empty();
+    });
+    const double step = span / (verifies ? 3 : 2);
+    auto first = read_round(round1, options, from, step);
+    if (!first) return first.error();
+    for (size_t i = 0; i < narrow.size(); ++i)
+        if (narrow[i] >= 0) d_.questions[narrow[i]] = std::move((*first)[i]);
+
+    Schema finals = round_schema(schema_);
+    for (Wide& w : wide) {
+        std::vector<std::vector<double>> bracket_p;
+        for (int i : w.round1) bracket_p.push_back((*first)[i].mean);
+        w.finalists = choose_finalists(w.t, bracket_p);
+        finals.questions.push_back(sub_question(schema_.questions[w.t.question],
+                                                schema_.questions[w.t.question].id, w.finalists));
+    }
+    auto final_reads = read_round(finals, options, from + step, step);
+    if (!final_reads) return final_reads.error();
+
+    std::vector<std::optional<QuestionOutcome>> verified(wide.size());
+    if (verifies) {
+        Schema checks = round_schema(schema_);
+        std::vector<int> which;
+        for (size_t w = 0; w < wide.size(); ++w) {
+            if (wide[w].t.mode != CatchAllMode::Verify || wide[w].t.catch_all.empty()) continue;
+            const QuestionOutcome& f = (*final_reads)[w];
+            wide[w].verify = {wide[w].finalists[static_cast<size_t>(f.winner)]};
+            for (int c : wide[w].t.catch_all) wide[w].verify.push_back(c);
+            const Question& q = schema_.questions[wide[w].t.question];
+            checks.questions.push_back(sub_question(q, q.id, wide[w].verify));
+            which.push_back(static_cast<int>(w));
+        }
+        auto checked = read_round(checks, options, from + 2 * step, step);
+        if (!checked) return checked.error();
+        for (size_t i = 0; i < which.size(); ++i) verified[which[i]] = std::move((*checked)[i]);
+    }
+
+    for (size_t w = 0; w < wide.size(); ++w) {
+        std::vector<QuestionOutcome> brackets;
+        for (int i : wide[w].round1) brackets.push_back((*first)[i]);
+        const Tournament& t = wide[w].t;
+        d_.questions[t.question] = fuse_outcome(t, brackets, wide[w].finalists, (*final_reads)[w],
+                                                verified[w], wide[w].verify);
+        const Question& q = schema_.questions[t.question];
+        WideRead record;
+        record.strategy = "tournament";
+        record.options = static_cast<int>(q.options.size());
+        for (const auto& b : t.brackets) {
+            std::vector<std::string> names;
+            for (int o : bracket_read_options(t, static_cast<size_t>(&b - t.brackets.data())))
+                names.push_back(q.options[static_cast<size_t>(o)].name);
+            record.brackets.push_back(std::move(names));
+        }
+        for (int o : wide[w].finalists)
+            record.finalists.push_back(q.options[static_cast<size_t>(o)].name);
+        record.catch_all = t.catch_all.empty() ? "off" : std::string(to_string(t.mode));
+        record.rounds = verified[w] ? 3 : 2;
+        for (const auto& b : brackets) record.reads += static_cast<int>(b.per_read.size());
+        record.reads += static_cast<int>((*final_reads)[w].per_read.size());
+        if (verified[w]) record.reads += static_cast<int>(verified[w]->per_read.size());
+        d_.diagnostics.wide[q.id] = std::move(record);
+    }
+    return {};
+}
+
+// A wide question's outcome: per draw, the brackets' and the final's reads of that draw fused
+// (draws pair up by index; a round with fewer reads repeats its own); the mean fused from the
+// rounds' means, so that the final's winner is the winner.
+QuestionOutcome Execution::fuse_outcome(const Tournament& t,
+                                        const std::vector<QuestionOutcome>& brackets,
+                                        const std::vector<int>& final_options,
+                                        const QuestionOutcome& final_read,
+                                        const std::optional<QuestionOutcome>& verify_read,
+                                        const std::vector<int>& verify_options) const {
+    const Question& q = schema_.questions[t.question];
+    const int n = static_cast<int>(q.options.size());
+    auto fuse = [&](const std::vector<std::vector<double>>& bracket_p,
+                    const std::vector<double>& final_p, const std::vector<double>* verify_p) {
+        if (!verify_p) return fuse_tournament(t, bracket_p, final_options, final_p, n);
+        Scored merged = merge_verify(final_options, final_p, verify_options, *verify_p);
+        return fuse_tournament(t, bracket_p, merged.options, merged.p, n);
+    };
+    QuestionOutcome o;
+    o.id = q.id;
+    o.type = q.type;
+    o.labels = q.labels();
+    o.alternatives = q.alternatives();
+    size_t draws = final_read.per_read.size();
+    for (const auto& b : brackets) draws = std::max(draws, b.per_read.size());
+    if (verify_read) draws = std::max(draws, verify_read->per_read.size());
+    auto nth = [](const std::vector<std::vector<double>>& reads, size_t k) -> const auto& {
+        return reads[k % reads.size()];
+    };
+    for (size_t k = 0; k < draws; ++k) {
+        std::vector<std::vector<double>> bracket_p;
+        for (const auto& b : brackets) bracket_p.push_back(nth(b.per_read, k));
+        o.per_read.push_back(fuse(bracket_p, nth(final_read.per_read, k),
+                                  verify_read ? &nth(verify_read->per_read, k) : nullptr));
+    }
+    std::vector<std::vector<double>> bracket_means;
+    for (const auto& b : brackets) bracket_means.push_back(b.mean);
+    o.mean = fuse(bracket_means, final_read.mean, verify_read ? &verify_read->mean : nullptr);
+    summarise_reads(o);
+    o.pos = final_read.pos;
+    o.label_mass = final_read.label_mass;
+    o.argmax_is_label = final_read.argmax_is_label;
+    for (const auto& b : brackets) o.argmax_is_label = o.argmax_is_label && b.argmax_is_label;
+    return o;
 }
 
 // Thinking first: the thought is written once and every stage reads after it. Returns the
@@ -218,6 +383,7 @@ Result<void> Execution::read_stages(const std::vector<TokenId>& base) {
             if (options.questions.empty()) continue;  // the whole stage was skipped
             options.prefix = stage_prefix(base, lines, indexed, *setup_.tokenizer);
         }
+        if (has_tournament_) return read_tournaments(options, read_from, 1.0 - read_from);
         auto planned = build_plan(schema_, request_.state, *setup_.tokenizer, options);
         if (!planned) return planned.error();
         plans_.push_back(std::move(*planned));
@@ -225,7 +391,7 @@ Result<void> Execution::read_stages(const std::vector<TokenId>& base) {
         const double span = (1.0 - read_from) / static_cast<double>(stages.size());
         auto stage_reads = read_plan(plan, read_from + span * st, span);
         if (!stage_reads) return stage_reads.error();
-        collect(plan, *stage_reads, static_cast<int>(st));
+        collect(schema_, plan, *stage_reads, static_cast<int>(st), d_.questions);
         reads_.push_back(std::move(*stage_reads));
         options.first_group += static_cast<int>(plan.groups.size());
         if (!multi_pass_) break;
@@ -269,6 +435,19 @@ void Execution::record_diagnostics() {
     x.seed_token = schema_.seed_token;
     x.engine = setup_.engine;
     x.entropy_basis = "labels";  // entropies are of the label distributions
+    // A wide question read in one read with a wide label set (tournaments record themselves).
+    for (size_t i = 0; i < schema_.questions.size(); ++i) {
+        const Question& q = schema_.questions[i];
+        if (q.type != QuestionType::Choice || q.is_tournament() ||
+            q.options.size() <= static_cast<size_t>(kMaxAlternatives))
+            continue;
+        WideRead record;
+        record.strategy = std::string(to_string(q.label_set));
+        record.options = static_cast<int>(q.options.size());
+        record.reads = static_cast<int>(d_.questions[i].per_read.size());
+        record.rounds = 1;
+        x.wide[q.id] = std::move(record);
+    }
 }
 
 Result<Decision> Execution::run() {

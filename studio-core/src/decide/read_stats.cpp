@@ -84,8 +84,8 @@ std::vector<double> tempered(const std::vector<double>& p, double temperature) {
     return softmax(logits);
 }
 
-// From per_read and mean: winner, confidence, entropy, hesitation, agreement and (n > 1) the
-// error bars.
+}  // namespace
+
 void summarise_reads(QuestionOutcome& o) {
     const size_t n = o.per_read.size();
     finish_outcome(o);
@@ -112,8 +112,6 @@ void summarise_reads(QuestionOutcome& o) {
         o.stderr_winner = o.stderr_labels[static_cast<size_t>(o.winner)];
     }
 }
-
-}  // namespace
 
 QuestionOutcome aggregate_reads(const Question& question, const std::vector<SlotRead>& reads) {
     QuestionOutcome o;

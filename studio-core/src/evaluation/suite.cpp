@@ -108,7 +108,8 @@ std::optional<std::string> optional_string(const json& j, const char* key) {
     return it->get<std::string>();
 }
 
-// The item's labels: at least two distinct non-empty strings, at most kMaxAlternatives.
+// The item's labels: at least two distinct non-empty strings, at most kMaxOptions (a wider
+// question than one read holds is read as a bracket tournament).
 Result<std::vector<std::string>> jev_labels(const json& j, const LineError& fail) {
     auto labels_it = j.find("labels");
     if (labels_it == j.end() || !labels_it->is_array() || labels_it->size() < 2)
@@ -121,8 +122,8 @@ Result<std::vector<std::string>> jev_labels(const json& j, const LineError& fail
     }
     if (std::set<std::string>(labels.begin(), labels.end()).size() != labels.size())
         return fail("labels", "a label is listed twice");
-    if (labels.size() > static_cast<size_t>(kMaxAlternatives))
-        return fail("labels", "more than " + std::to_string(kMaxAlternatives) + " labels");
+    if (labels.size() > static_cast<size_t>(kMaxOptions))
+        return fail("labels", "more than " + std::to_string(kMaxOptions) + " labels");
     return labels;
 }
 

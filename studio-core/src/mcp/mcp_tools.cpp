@@ -128,10 +128,11 @@ json make_tool_list() {
                      {"description", "What to decide, as one question."}}},
                    {"options",
                     {{"type", "array"},
-                     {"maxItems", kMaxAlternatives},
+                     {"maxItems", kMaxOptions},
                      {"items", {{"type", "string"}, {"minLength", 1}}},
                      {"description",
-                      "choice: the option names (2 to 26); score: the levels, lowest first "
+                      "choice: the option names (2 to 255; more than 26 are read as a bracket "
+                      "tournament); score: the levels, lowest first "
                       "(2 to 26; default 1 to 5); not used by boolean questions."}}}}},
                  {"required", {"id", "type", "question"}},
                  {"additionalProperties", false}}}}},

@@ -93,6 +93,8 @@ class SchemaParser {
         if (auto ok = check_ids(schema); !ok) return ok.error();
         if (auto ok = check_dependencies(schema); !ok) return ok.error();
         if (auto ok = parse_options(root, schema); !ok) return ok.error();
+        if (auto ok = parse_wide_options(root, schema); !ok) return ok.error();
+        if (auto ok = check_widths(schema); !ok) return ok.error();
         return schema;
     }
 
@@ -167,10 +169,15 @@ class SchemaParser {
         size_t n = q.type == QuestionType::Noul     ? 2
                    : q.type == QuestionType::Choice ? q.options.size()
                                                     : q.levels.size();
-        if (n < 2 || n > static_cast<size_t>(kMaxAlternatives))
+        // The label set is a schema setting, read later: check_widths() bounds what one read
+        // holds; here only what any question may have.
+        const size_t most = q.type == QuestionType::Choice ? kMaxOptions : kMaxWideAlternatives;
+        if (n < 2 || n > most)
             return fail_question(q, index,
                                  "has " + std::to_string(n) + " alternatives; accepted: 2 to " +
-                                     std::to_string(kMaxAlternatives));
+                                     std::to_string(most) +
+                                     (q.type == QuestionType::Choice ? " options" : " levels"));
+        if (auto ok = parse_catch_all(value, q, index); !ok) return ok.error();
 
         if (const ojson* deps = find(value, "depends_on"); deps && !deps->is_null()) {
             if (!deps->is_array())
@@ -315,6 +322,111 @@ class SchemaParser {
                 if (desc.is_string() && !desc.get<std::string>().empty())
                     q.criteria[level] = desc.get<std::string>();
             }
+        }
+        return {};
+    }
+
+    // "catch_all": an option name or a list of them (at most kMaxCatchAll), each one of the
+    // question's options.
+    Result<void> parse_catch_all(const ojson& value, Question& q, size_t index) {
+        const ojson* c = find(value, "catch_all");
+        if (!c || c->is_null()) return {};
+        if (q.type != QuestionType::Choice)
+            return fail_question(q, index, "\"catch_all\" is for choice questions only");
+        std::vector<std::string> names;
+        if (c->is_string()) {
+            names.push_back(c->get<std::string>());
+        } else if (c->is_array()) {
+            for (const auto& n : *c) {
+                if (!n.is_string())
+                    return fail_question(q, index, "\"catch_all\" must name options");
+                names.push_back(n.get<std::string>());
+            }
+        } else {
+            return fail_question(q, index,
+                                 "\"catch_all\" must be an option name or a list of them");
+        }
+        if (names.empty() || names.size() > static_cast<size_t>(kMaxCatchAll))
+            return fail_question(q, index,
+                                 "\"catch_all\" names " + std::to_string(names.size()) +
+                                     " options; accepted: 1 to " + std::to_string(kMaxCatchAll));
+        const auto options = q.alternatives();
+        for (const auto& n : names) {
+            if (std::find(options.begin(), options.end(), n) == options.end())
+                return fail_question(
+                    q, index,
+                    "\"catch_all\" names " + in_quotes(n) + ", which is not one of its options");
+            if (std::count(names.begin(), names.end(), n) > 1)
+                return fail_question(q, index, "\"catch_all\" names " + in_quotes(n) + " twice");
+        }
+        q.catch_all = std::move(names);
+        return {};
+    }
+
+    // "labels", "bracket_size", "catch_all" (the mode) and "canvas_questions".
+    Result<void> parse_wide_options(const ojson& root, Schema& schema) {
+        if (auto ok =
+                parse_enum(root, "labels", parse_label_set,
+                           "\"az\" (26 labels), \"az_aa\" or \"az_lower\" (52)", schema.labels);
+            !ok)
+            return ok;
+        if (auto ok = parse_enum(root, "catch_all", parse_catch_all_mode,
+                                 "\"off\", \"final\", \"both\" or \"verify\"", schema.catch_all);
+            !ok)
+            return ok;
+        const int capacity = label_capacity(schema.labels);
+        if (const ojson* b = find(root, "bracket_size"); b && !b->is_null()) {
+            long long n = 0;
+            // At least 3: brackets of 2 would leave a bracket of one for an odd count.
+            if (!count_value(*b, n) || n < 3 || n > capacity)
+                return fail("bracket_size " + b->dump() + " is not accepted; accepted: 3 to " +
+                            std::to_string(capacity) + " (the label set " +
+                            std::string(to_string(schema.labels)) + " holds " +
+                            std::to_string(capacity) + ")");
+            schema.bracket_size = static_cast<int>(n);
+        }
+        if (const ojson* c = find(root, "canvas_questions"); c && !c->is_null()) {
+            long long n = 0;
+            if (!count_value(*c, n) || n < 0 || n > 64)
+                return fail("canvas_questions " + c->dump() +
+                            " is not accepted; accepted: 0 (one canvas) to 64 questions per "
+                            "canvas");
+            schema.canvas_questions = static_cast<int>(n);
+        }
+        return {};
+    }
+
+    // Each question against the label set: a score question must fit one read; a choice
+    // question wider than one read is a tournament, which reads in a single pass.
+    Result<void> check_widths(Schema& schema) {
+        const int capacity = label_capacity(schema.labels);
+        const bool staged = schema.think > 0 ||
+                            std::any_of(schema.questions.begin(), schema.questions.end(),
+                                        [](const Question& q) { return !q.depends_on.empty(); });
+        for (size_t i = 0; i < schema.questions.size(); ++i) {
+            Question& q = schema.questions[i];
+            q.label_set = schema.labels;
+            q.bracket_size =
+                schema.bracket_size > 0 ? schema.bracket_size : default_bracket_size(schema.labels);
+            q.catch_all_mode = schema.catch_all;
+            const int n = static_cast<int>(q.alternatives().size());
+            if (q.type == QuestionType::Score && n > capacity)
+                return fail_question(q, i,
+                                     "has " + std::to_string(n) + " levels; the label set " +
+                                         std::string(to_string(schema.labels)) + " holds " +
+                                         std::to_string(capacity) +
+                                         " (accepted: at most 26 levels, or 52 with \"labels\": "
+                                         "\"az_aa\")");
+            if (!q.is_tournament()) continue;
+            if (staged)
+                return fail_question(
+                    q, i,
+                    "has " + std::to_string(n) + " options, more than the label set " +
+                        std::string(to_string(schema.labels)) + " holds (" +
+                        std::to_string(capacity) +
+                        "): it is read as a bracket tournament, which runs in a single pass; "
+                        "accepted: no depends_on or ask_if in the schema and think 0, or at most " +
+                        std::to_string(capacity) + " options");
         }
         return {};
     }
@@ -484,6 +596,21 @@ std::string letter(size_t i) {
     return std::string(1, static_cast<char>('A' + i));
 }
 
+// A..Z, then AA..AZ, BA.. (spreadsheet columns).
+std::string column_label(size_t i) {
+    std::string s;
+    for (size_t n = i + 1; n > 0; n = (n - 1) / 26)
+        s.insert(s.begin(), static_cast<char>('A' + (n - 1) % 26));
+    return s;
+}
+
+// Label i of a read with the set: A..Z, then AA..AZ or a..z.
+std::string read_label(size_t i, LabelSet set) {
+    if (i < 26 || set == LabelSet::AZ) return letter(i);
+    if (set == LabelSet::AZ_Lower) return std::string(1, static_cast<char>('a' + (i - 26)));
+    return column_label(i);
+}
+
 }  // namespace
 
 std::vector<std::string> Question::labels() const {
@@ -492,14 +619,21 @@ std::vector<std::string> Question::labels() const {
         case QuestionType::Noul:
             return {"yes", "no"};
         case QuestionType::Choice:
-            for (size_t i = 0; i < options.size(); ++i) out.push_back(letter(i));
+            for (size_t i = 0; i < options.size(); ++i)
+                out.push_back(is_tournament() ? column_label(i) : read_label(i, label_set));
             return out;
         case QuestionType::Score:
             for (size_t i = 0; i < levels.size(); ++i)
-                out.push_back(levels.size() <= 9 ? std::to_string(i + 1) : letter(i));
+                out.push_back(levels.size() <= 9 ? std::to_string(i + 1)
+                                                 : read_label(i, label_set));
             return out;
     }
     return out;
+}
+
+bool Question::is_tournament() const {
+    return type == QuestionType::Choice &&
+           options.size() > static_cast<size_t>(label_capacity(label_set));
 }
 
 std::vector<std::string> Question::alternatives() const {
@@ -563,6 +697,7 @@ nlohmann::ordered_json schema_to_json(const Schema& schema) {
         if (!q.depends_on.empty()) j["depends_on"] = q.depends_on;
         if (!q.ask_if.empty()) j["ask_if"] = ojson::parse(q.ask_if);
         if (q.alone_explicit) j["alone"] = q.alone;
+        if (!q.catch_all.empty()) j["catch_all"] = q.catch_all;
         questions.push_back(j);
     }
     out["questions"] = questions;
@@ -575,13 +710,21 @@ nlohmann::ordered_json schema_to_json(const Schema& schema) {
     out["seed_token"] = std::string(to_string(schema.seed_token));
     out["steps"] = schema.steps;
     if (schema.think > 0) out["think"] = schema.think;
+    // Wide settings only where they differ from the defaults: a narrow schema's wire text is
+    // what it was.
+    if (schema.labels != LabelSet::AZ) out["labels"] = std::string(to_string(schema.labels));
+    if (schema.bracket_size > 0) out["bracket_size"] = schema.bracket_size;
+    if (schema.catch_all != CatchAllMode::Final)
+        out["catch_all"] = std::string(to_string(schema.catch_all));
+    if (schema.canvas_questions > 0) out["canvas_questions"] = schema.canvas_questions;
     return out;
 }
 
 bool is_schema_setting(std::string_view key) {
-    static constexpr std::string_view kSettings[] = {"samples",        "layout",  "seed_token",
-                                                     "isolate",        "steps",   "think",
-                                                     "auto_threshold", "auto_max"};
+    static constexpr std::string_view kSettings[] = {
+        "samples", "layout",       "seed_token",     "isolate",
+        "steps",   "think",        "auto_threshold", "auto_max",
+        "labels",  "bracket_size", "catch_all",      "canvas_questions"};
     return std::find(std::begin(kSettings), std::end(kSettings), key) != std::end(kSettings);
 }
 

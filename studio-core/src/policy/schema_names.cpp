@@ -57,4 +57,53 @@ std::optional<SeedToken> parse_seed_token(std::string_view text) {
     return std::nullopt;
 }
 
+std::string_view to_string(LabelSet labels) {
+    switch (labels) {
+        case LabelSet::AZ:
+            return "az";
+        case LabelSet::AZ_AA:
+            return "az_aa";
+        case LabelSet::AZ_Lower:
+            return "az_lower";
+    }
+    return "az";
+}
+
+std::string_view to_string(CatchAllMode mode) {
+    switch (mode) {
+        case CatchAllMode::Off:
+            return "off";
+        case CatchAllMode::Final:
+            return "final";
+        case CatchAllMode::Both:
+            return "both";
+        case CatchAllMode::Verify:
+            return "verify";
+    }
+    return "final";
+}
+
+std::optional<LabelSet> parse_label_set(std::string_view text) {
+    if (text == "az") return LabelSet::AZ;
+    if (text == "az_aa") return LabelSet::AZ_AA;
+    if (text == "az_lower") return LabelSet::AZ_Lower;
+    return std::nullopt;
+}
+
+std::optional<CatchAllMode> parse_catch_all_mode(std::string_view text) {
+    if (text == "off") return CatchAllMode::Off;
+    if (text == "final") return CatchAllMode::Final;
+    if (text == "both") return CatchAllMode::Both;
+    if (text == "verify") return CatchAllMode::Verify;
+    return std::nullopt;
+}
+
+int label_capacity(LabelSet labels) {
+    return labels == LabelSet::AZ ? kMaxAlternatives : kMaxWideAlternatives;
+}
+
+int default_bracket_size(LabelSet labels) {
+    return labels == LabelSet::AZ ? 20 : kMaxWideAlternatives;
+}
+
 }  // namespace core

@@ -133,8 +133,53 @@ json questions_diagnostics(const Decision& d) {
     return questions;
 }
 
+// How each wide question was read: {"strategy", "options", "reads", "rounds"}, and a
+// tournament's "brackets", "finalists" and "catch_all".
+json wide_json(const std::map<std::string, WideRead>& wide) {
+    json out = json::object();
+    for (const auto& [id, w] : wide) {
+        json j = {{"strategy", w.strategy},
+                  {"options", w.options},
+                  {"reads", w.reads},
+                  {"rounds", w.rounds}};
+        if (w.strategy == "tournament") {
+            j["brackets"] = w.brackets;
+            j["finalists"] = w.finalists;
+            j["catch_all"] = w.catch_all;
+        }
+        out[id] = std::move(j);
+    }
+    return out;
+}
+
+std::map<std::string, WideRead> wide_from_json(const json& wide) {
+    std::map<std::string, WideRead> out;
+    for (auto it = wide.begin(); it != wide.end(); ++it) {
+        if (!it->is_object()) continue;
+        WideRead w;
+        w.strategy = string_or(*it, "strategy", "");
+        w.options = static_cast<int>(number_or(*it, "options", 0));
+        w.reads = static_cast<int>(number_or(*it, "reads", 0));
+        w.rounds = static_cast<int>(number_or(*it, "rounds", 0));
+        w.catch_all = string_or(*it, "catch_all", "");
+        auto names = [](const json& list) {
+            std::vector<std::string> found;
+            if (list.is_array())
+                for (const auto& n : list)
+                    if (n.is_string()) found.push_back(n.get<std::string>());
+            return found;
+        };
+        if (auto b = it->find("brackets"); b != it->end() && b->is_array())
+            for (const auto& bracket : *b) w.brackets.push_back(names(bracket));
+        w.finalists = names(it->value("finalists", json()));
+        out[it.key()] = std::move(w);
+    }
+    return out;
+}
+
 // The typed extras a decision may know: how it chose its reads and ran.
 void write_extras(const DecisionDiagnostics& x, json& out) {
+    if (!x.wide.empty()) out["wide"] = wide_json(x.wide);
     if (x.samples_policy) out["samples"]["policy"] = samples_policy_json(*x.samples_policy);
     if (x.conditioning != Conditioning::Unstaged)
         out["conditioning"] =
@@ -322,6 +367,7 @@ DecisionDiagnostics extras_from_json(const json& diag) {
     x.entropy_basis = string_or(diag, "entropy_basis", "");
     if (auto t = diag.find("temperature"); t != diag.end() && t->is_number())
         x.temperature = t->get<double>();
+    if (auto w = diag.find("wide"); w != diag.end() && w->is_object()) x.wide = wide_from_json(*w);
     return x;
 }
 

@@ -28,6 +28,7 @@ ojson question_json(const Question& q) {
     if (!q.depends_on.empty()) item["depends_on"] = q.depends_on;
     if (!q.ask_if.empty()) item["ask_if"] = ojson::parse(q.ask_if, nullptr, false);
     if (q.alone_explicit) item["alone"] = q.alone;
+    if (!q.catch_all.empty()) item["catch_all"] = q.catch_all;
     return item;
 }
 
@@ -54,6 +55,11 @@ ojson systemone_request(const DecideRequest& request, const std::string& model) 
     body["layout"] = std::string(to_string(s.layout));
     body["isolate"] = std::string(to_string(s.isolate));
     body["seed_token"] = std::string(to_string(s.seed_token));
+    // Wide settings where they differ from the defaults (a narrow request reads as it did).
+    if (s.labels != LabelSet::AZ) body["labels"] = std::string(to_string(s.labels));
+    if (s.bracket_size > 0) body["bracket_size"] = s.bracket_size;
+    if (s.catch_all != CatchAllMode::Final) body["catch_all"] = std::string(to_string(s.catch_all));
+    if (s.canvas_questions > 0) body["canvas_questions"] = s.canvas_questions;
     if (!request.images.empty()) {
         body["images"] = ojson::array();
         for (const ImageInput& image : request.images) body["images"].push_back(data_uri(image));
@@ -87,8 +93,9 @@ Result<SystemOneCall> systemone_call(const ojson& b) {
         questions.push_back(std::move(q));
     }
     call.schema = ojson::object();
-    for (const char* key : {"instructions", "samples", "auto_max", "auto_threshold", "steps",
-                            "think", "layout", "isolate", "seed_token"})
+    for (const char* key :
+         {"instructions", "samples", "auto_max", "auto_threshold", "steps", "think", "layout",
+          "isolate", "seed_token", "labels", "bracket_size", "catch_all", "canvas_questions"})
         if (b.contains(key)) call.schema[key] = b[key];
     call.schema["questions"] = std::move(questions);
     return call;

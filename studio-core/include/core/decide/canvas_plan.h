@@ -63,6 +63,12 @@ struct PlanOptions {
     // Images (single-pass plans): per image, how many soft tokens it takes; each becomes a run
     // boi, image_id x n, eoi at the start of the user turn, as the chat template places images.
     std::vector<int> image_runs;
+    // At most this many joint questions per canvas row (0: the schema's canvas_questions, where
+    // 0 is one canvas for all); a longer run is split into groups of this many.
+    int canvas_questions = 0;
+    // The answer layout's "more than ten questions" form, when the schema read is derived from
+    // another (a tournament's rounds answer as the policy's schema would).
+    std::optional<bool> indexed;
     TokenId boi_id = 255999, image_id = 258880, eoi_id = 258882;
 };
 

@@ -89,6 +89,20 @@ enum class Conditioning {
     Prefill,     // later stages read after the earlier stages' answers
 };
 
+// How a choice question wider than 26 options was read: in one read with a wide label set, or
+// as a bracket tournament (core/decide/tournament.h).
+struct WideRead {
+    std::string strategy;  // "az_aa", "az_lower" or "tournament"
+    int options = 0;
+    // Tournament: Round 1's brackets and the final's options (option names), the catch-all mode
+    // and the canvas rows read for this question in all rounds.
+    std::vector<std::vector<std::string>> brackets;
+    std::vector<std::string> finalists;
+    std::string catch_all;  // "off", "final", "both", "verify"
+    int reads = 0;
+    int rounds = 0;  // 2, or 3 with a verify read
+};
+
 // What a decision learned beyond its answers and counts, as the decide module or a server's
 // diagnostics report it. Unset fields are not known (a server that does not say).
 struct DecisionDiagnostics {
@@ -100,6 +114,7 @@ struct DecisionDiagnostics {
     std::string entropy_basis;  // "labels": entropies are of the label distributions
     std::optional<double>
         temperature;  // the post-hoc temperature applied (core/decide/read_stats.h)
+    std::map<std::string, WideRead> wide;  // per question id, for questions over 26 options
 };
 
 struct Decision {

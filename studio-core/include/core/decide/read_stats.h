@@ -34,6 +34,11 @@ Hesitation hesitation_class(double hesitation);
 // Fills winner, confidence, entropy and hesitation from an outcome's mean.
 void finish_outcome(QuestionOutcome& outcome);  // Clear < 0.16 <= Somewhat unsure <= 0.5 < Very
 
+// From an outcome's per_read and mean: winner, confidence, entropy, hesitation, read entropies,
+// agreement and (n > 1) the error bars. For distributions not read as one slot (a tournament's
+// fused reads), whose mean is not the reads' average.
+void summarise_reads(QuestionOutcome& outcome);
+
 // Aggregates n >= 1 reads of one question: softmax per read, mean, winner, confidence, entropy,
 // hesitation, stderr (n > 1), agreement, label_mass (mean) and argmax_is_label (every read).
 QuestionOutcome aggregate_reads(const Question& question, const std::vector<SlotRead>& reads);

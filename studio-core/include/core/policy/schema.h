@@ -19,6 +19,15 @@ using engine::Result;
 
 enum class QuestionType { Noul, Choice, Score };
 
+// The labels one read gives a choice or score question (dgem's "labels" schema key; each label is
+// one token of the Gemma vocabulary after "id: "): az reads up to 26 alternatives (A-Z), az_aa
+// up to 52 (A-Z, then AA-AZ), az_lower up to 52 (A-Z, then a-z).
+enum class LabelSet { AZ, AZ_AA, AZ_Lower };
+// Where a wide choice question's catch-all options ("none of these", "out of scope") play: off
+// (in Round 1 like any option), final (only in the final), both (in every bracket and the
+// final), verify (a final over the real options, then a read of its winner against them).
+enum class CatchAllMode { Off, Final, Both, Verify };
+
 struct Option {
     std::string name;
     std::string description;
@@ -38,9 +47,20 @@ struct Question {
     // "alone" was given explicitly (true or false); when false the schema's isolate mode decides,
     // and an explicit "alone": false keeps the question in the joint read whatever the mode.
     bool alone_explicit = false;
+    // Wide choice questions (more options than one read's label set holds) are read as a
+    // bracket tournament (core/decide/tournament.h). The schema's settings, copied here so
+    // that a question knows how it is read.
+    LabelSet label_set = LabelSet::AZ;
+    int bracket_size = 20;
+    CatchAllMode catch_all_mode = CatchAllMode::Final;
+    std::vector<std::string> catch_all;  // option names (at most 3)
 
-    // The labels the model reads: yes/no, A..Z, 1..9 (letters past nine levels).
+    // The labels the model reads: yes/no; A..Z (then AA..AZ or a..z with a wide label set);
+    // 1..9 (letters past nine levels). A tournament question's labels are A..Z, AA..AZ, BA..
+    // in option order: they name its options in outputs, and no read uses them.
     std::vector<std::string> labels() const;
+    // More options than one read holds: read as a bracket tournament.
+    bool is_tournament() const;
     // What each label means to a person: yes/no, option names, level names.
     std::vector<std::string> alternatives() const;
 };
@@ -69,6 +89,14 @@ struct Schema {
     int steps = 1;
     // Thought tokens the model writes before the read (dgem's "think"; 0: read without one).
     int think = 0;
+    // Wide questions (dgem's "labels", "bracket_size" and "catch_all" keys).
+    LabelSet labels = LabelSet::AZ;
+    int bracket_size = 0;  // 0: the label set's default (20 for az, 52 for the wide sets)
+    CatchAllMode catch_all = CatchAllMode::Final;
+    // At most this many questions share one canvas row; more are split into several rows, each
+    // with its own prompt, read one after the other (0: one canvas for every joint question, as
+    // the serving image lays it out). dgem's /v1/systemone adapter reads 8 per canvas.
+    int canvas_questions = 0;
 };
 
 // Parses and validates a schema object (legacy dgem field names accepted). `source` names the
@@ -80,8 +108,18 @@ Result<Schema> parse_schema(const nlohmann::ordered_json& schema, std::string_vi
 // The schema as the wire carries it, keys in a fixed reading order.
 nlohmann::ordered_json schema_to_json(const Schema& schema);
 
-// The most alternatives a question may have (labels A..Z) and the most reads per question.
+// The most alternatives one read can label (A..Z; the wide label sets hold 52), the most options
+// a choice question may have (wider than one read: a bracket tournament), and the most reads per
+// question.
 inline constexpr int kMaxAlternatives = 26;
+inline constexpr int kMaxWideAlternatives = 52;
+inline constexpr int kMaxOptions = 255;
+inline constexpr int kMaxCatchAll = 3;
+// How many alternatives one read labels with the set.
+int label_capacity(LabelSet labels);
+// A tournament's default bracket size for the label set (dgem: 20 for az, the set's width for
+// the wide sets).
+int default_bracket_size(LabelSet labels);
 inline constexpr int kMaxSamples = 32;
 inline constexpr int kMaxSteps = 8;
 // The longest thought a schema may ask for; a longer one must also fit the served context.
@@ -96,6 +134,10 @@ std::string_view to_string(QuestionType type);  // "noul", "choice", "score"
 std::string_view to_string(Layout layout);      // "document_first", "schema_first"
 std::string_view to_string(Isolate isolate);    // "auto", "none", "noul", "all"
 std::string_view to_string(SeedToken seed);     // "random", "fixed"
+std::string_view to_string(LabelSet labels);    // "az", "az_aa", "az_lower"
+std::string_view to_string(CatchAllMode mode);  // "off", "final", "both", "verify"
+std::optional<LabelSet> parse_label_set(std::string_view text);
+std::optional<CatchAllMode> parse_catch_all_mode(std::string_view text);
 std::optional<Layout> parse_layout(std::string_view text);
 std::optional<Isolate> parse_isolate(std::string_view text);
 std::optional<SeedToken> parse_seed_token(std::string_view text);
