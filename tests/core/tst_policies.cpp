@@ -76,9 +76,9 @@ class PoliciesTest : public QObject {
         const auto policies = core::shipped_policies();
         std::vector<std::string> names;
         for (const auto& p : policies) names.push_back(p.name);
-        const std::vector<std::string> expected = {"agent_router",       "code_review",
-                                                   "content_moderation", "contract_audit",
-                                                   "security_incident",  "support_triage"};
+        const std::vector<std::string> expected = {
+            "agent_router",  "code_review",       "content_moderation", "contract_audit",
+            "intent_router", "security_incident", "support_triage"};
         QCOMPARE(names, expected);
         for (const auto& p : policies) {
             QVERIFY2(p.path.string().rfind(":/templates/", 0) == 0, p.path.string().c_str());

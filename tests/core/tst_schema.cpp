@@ -106,12 +106,18 @@ class TestSchema : public QObject {
 
     void alternativeCount() {
         json one = one_question({{"id", "c"}, {"type", "choice"}, {"options", {"only"}}});
-        QCOMPARE(refusal(one),
-                 QString("test.json: question \"c\": has 1 alternatives; accepted: 2 to 26"));
+        QCOMPARE(refusal(one), QString("test.json: question \"c\": has 1 alternatives; accepted: "
+                                       "2 to 255 options"));
+        // Past 26 options a choice question is a bracket tournament; past 255 it is refused.
         json opts = json::array();
-        for (int i = 0; i < 27; ++i) opts.push_back("o" + std::to_string(i));
+        for (int i = 0; i < 256; ++i) opts.push_back("o" + std::to_string(i));
         QVERIFY(refusal(one_question({{"id", "c"}, {"type", "choice"}, {"options", opts}}))
-                    .contains("has 27 alternatives; accepted: 2 to 26"));
+                    .contains("has 256 alternatives; accepted: 2 to 255 options"));
+        opts.erase(opts.begin() + 27, opts.end());
+        auto wide = core::parse_schema(
+            one_question({{"id", "c"}, {"type", "choice"}, {"options", opts}}), "x");
+        QVERIFY(wide.ok());
+        QVERIFY(wide->questions[0].is_tournament());
         opts.erase(opts.end() - 1);
         QVERIFY(core::parse_schema(
                     one_question({{"id", "c"}, {"type", "choice"}, {"options", opts}}), "x")

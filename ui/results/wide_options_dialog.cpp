@@ -60,7 +60,7 @@ WideOptionsDialog::WideOptionsDialog(const QModelIndex& index, QWidget* parent) 
     filter_->setFilterCaseSensitivity(Qt::CaseInsensitive);
 
     search_ = new QLineEdit(this);
-    search_->setPlaceholderText(tr("Search %n option(s)", nullptr, int(mean.size())));
+    search_->setPlaceholderText(tr("Search the %1 options").arg(mean.size()));
     search_->setClearButtonEnabled(true);
     connect(search_, &QLineEdit::textChanged, filter_,
             [this](const QString& text) { filter_->setFilterFixedString(text); });
