@@ -5,6 +5,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextCursor>
@@ -160,6 +161,49 @@ class PolicyEditorTest : public QObject {
         while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
         QCOMPARE(doc.source(), original_);
         QCOMPARE(model->rowCount(), 3);
+    }
+
+    // A long option list from a spreadsheet: a CSV (header row, a quoted name with a comma, a
+    // description column) replaces the selected choice question's options in one undo step; a
+    // bad file is refused with its line, and a yes/no question takes no options.
+    void importOptionsFromCsv() {
+        PolicyDocument doc;
+        load(doc);
+        ui::PolicyForm form(&doc);
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("teams.csv"));
+        QString text = QStringLiteral("\xEF\xBB\xBFname,description\r\n");
+        for (int i = 1; i <= 40; ++i) text += QStringLiteral("team %1,handles topic %1\r\n").arg(i);
+        text += QStringLiteral("\"payments, cards\",\"cards and \"\"wallets\"\"\"\r\n");
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text.toUtf8());
+        f.close();
+        form.questionView()->setCurrentIndex(form.questionModel()->index(0, 0));
+        QVERIFY(!form.importButton()->isEnabled());  // "urgent" is a yes/no question
+        QVERIFY(form.importOptions(csv).contains(QStringLiteral("choice question")));
+        form.questionView()->setCurrentIndex(form.questionModel()->index(1, 0));
+        QVERIFY(form.importButton()->isEnabled());
+        QCOMPARE(form.importOptions(csv), QString());
+        const auto& team = doc.schema()->questions[1];
+        QCOMPARE(team.options.size(), size_t(41));
+        QCOMPARE(team.options[0].name, std::string("team 1"));
+        QCOMPARE(team.options[40].name, std::string("payments, cards"));
+        QCOMPARE(team.options[40].description, std::string("cards and \"wallets\""));
+        QVERIFY(team.is_tournament());
+        QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Import 41 option(s) into “team”"));
+        doc.undoStack()->undo();
+        QCOMPARE(doc.source(), original_);
+        // A name listed twice is refused with its line; nothing changes.
+        const QString dup = dir.filePath(QStringLiteral("dup.csv"));
+        QFile g(dup);
+        QVERIFY(g.open(QIODevice::WriteOnly));
+        g.write("billing\nsupport\nbilling\n");
+        g.close();
+        const QString error = form.importOptions(dup);
+        QVERIFY2(error.contains(QStringLiteral("line 3: the option \"billing\" is listed twice")),
+                 qPrintable(error));
+        QCOMPARE(doc.source(), original_);
     }
 
     void sourceEditUpdatesFormWithUndo() {

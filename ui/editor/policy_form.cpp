@@ -4,15 +4,18 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "core/policy/option_import.h"
 #include "ui/editor/policy_document.h"
 #include "ui/editor/question_table_model.h"
 #include "ui/editor/undo_routing_edit.h"
@@ -146,7 +149,13 @@ PolicyForm::PolicyForm(PolicyDocument* document, QWidget* parent)
     down_->setText(tr("Move do&wn"));
     down_->setToolTip(tr("Move the question down (Alt+Down)"));
     down_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
-    for (auto* b : {add_, remove_, up_, down_}) buttons->addWidget(b);
+    import_ = new QToolButton(this);
+    import_->setText(tr("&Import options…"));
+    import_->setToolTip(
+        tr("Replace the choice question's options with a CSV file's rows: the "
+           "name in the first column, a description in the second (up to 255 "
+           "options; more than 26 are read as a bracket tournament)"));
+    for (auto* b : {add_, remove_, up_, down_, import_}) buttons->addWidget(b);
     buttons->addStretch();
     layout->addLayout(buttons);
 
@@ -166,6 +175,13 @@ PolicyForm::PolicyForm(PolicyDocument* document, QWidget* parent)
         const int column = std::max(0, table_->currentIndex().column());
         model_->requestMove(row, row + 1);
         table_->setCurrentIndex(model_->index(std::min(model_->rowCount() - 1, row + 1), column));
+    });
+    connect(import_, &QToolButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Import options"), {}, tr("CSV files (*.csv *.tsv *.txt);;All files (*)"));
+        if (path.isEmpty()) return;
+        if (const QString error = importOptions(path); !error.isEmpty())
+            QMessageBox::warning(this, tr("Import options"), error);
     });
     connect(model_, &QuestionTableModel::editRequested, this,
             [this](const std::vector<core::Question>& questions, const QString& what) {
@@ -194,6 +210,18 @@ void PolicyForm::commitInstructions() {
     instructions_timer_.stop();
     if (refreshing_ || !document_->instructionsEditable()) return;
     document_->setInstructions(instructions_->toPlainText());
+}
+
+QString PolicyForm::importOptions(const QString& csv_path) {
+    const int row = table_->currentIndex().isValid() ? table_->currentIndex().row() : -1;
+    const auto& schema = document_->schema();
+    if (!model_->editable() || !schema || row < 0 ||
+        schema->questions[static_cast<size_t>(row)].type != core::QuestionType::Choice)
+        return tr("Select a choice question to import options into.");
+    auto options = core::options_from_csv_file(csv_path.toStdString());
+    if (!options) return QString::fromStdString(options.error().message);
+    model_->requestOptions(row, std::move(*options));
+    return {};
 }
 
 void PolicyForm::refresh() {
@@ -230,6 +258,10 @@ void PolicyForm::updateButtons() {
     remove_->setEnabled(editable && row >= 0);
     up_->setEnabled(editable && row > 0);
     down_->setEnabled(editable && row >= 0 && row + 1 < model_->rowCount());
+    const auto& schema = document_->schema();
+    import_->setEnabled(
+        editable && schema && row >= 0 && row < static_cast<int>(schema->questions.size()) &&
+        schema->questions[static_cast<size_t>(row)].type == core::QuestionType::Choice);
 }
 
 }  // namespace ui

@@ -25,6 +25,10 @@ class PolicyForm : public QWidget {
     UndoRoutingEdit* instructionsEdit() const { return instructions_; }
     // Writes a pending instructions edit now (it is otherwise written after a short pause).
     void commitInstructions();
+    // Replaces the current choice question's options with those of a CSV file (name, then an
+    // optional description, per row): one undo step. Returns the error, or an empty string.
+    QString importOptions(const QString& csv_path);
+    QToolButton* importButton() const { return import_; }
 
   private:
     void refresh();
@@ -39,6 +43,7 @@ class PolicyForm : public QWidget {
     QToolButton* remove_;
     QToolButton* up_;
     QToolButton* down_;
+    QToolButton* import_;
     QTimer instructions_timer_;
     bool refreshing_ = false;
 };

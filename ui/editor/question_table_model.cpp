@@ -155,8 +155,7 @@ QVariant QuestionTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant QuestionTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (role == Qt::ToolTipRole && orientation == Qt::Horizontal &&
-        section == AlternativesColumn)
+    if (role == Qt::ToolTipRole && orientation == Qt::Horizontal && section == AlternativesColumn)
         return tr("A choice's options, a score's levels, a yes/no question's criteria");
     if (role != Qt::DisplayRole) return {};
     if (orientation == Qt::Vertical) return section + 1;
@@ -296,6 +295,18 @@ void QuestionTableModel::requestRemove(int row) {
     const QString id = QString::fromStdString(edited[static_cast<size_t>(row)].id);
     edited.erase(edited.begin() + row);
     Q_EMIT editRequested(edited, tr("Remove question “%1”").arg(id));
+}
+
+void QuestionTableModel::requestOptions(int row, std::vector<core::Option> options) {
+    if (row < 0 || row >= rowCount()) return;
+    std::vector<core::Question> edited = questions_;
+    core::Question& q = edited[static_cast<size_t>(row)];
+    if (q.type != core::QuestionType::Choice) return;
+    const int count = static_cast<int>(options.size());
+    q.options = std::move(options);
+    Q_EMIT editRequested(
+        edited,
+        tr("Import %n option(s) into “%1”", nullptr, count).arg(QString::fromStdString(q.id)));
 }
 
 void QuestionTableModel::requestMove(int from, int to) {

@@ -48,6 +48,8 @@ class QuestionTableModel : public QAbstractTableModel {
     void requestAdd(core::QuestionType type);
     void requestRemove(int row);
     void requestMove(int from, int to);
+    // Replaces a choice question's options (imported from a spreadsheet): one undo step.
+    void requestOptions(int row, std::vector<core::Option> options);
 
     // The alternatives column's text form, one per line ("name: description"), and back.
     static QString alternativesText(const core::Question& question);
