@@ -172,7 +172,7 @@ class PolicyEditorTest : public QObject {
         ui::PolicyForm form(&doc);
         QTemporaryDir dir;
         const QString csv = dir.filePath(QStringLiteral("teams.csv"));
-        QString text = QStringLiteral("\xEF\xBB\xBFname,description\r\n");
+        QString text = QString(QChar(0xFEFF)) + QStringLiteral("name,description\r\n");
         for (int i = 1; i <= 40; ++i) text += QStringLiteral("team %1,handles topic %1\r\n").arg(i);
         text += QStringLiteral("\"payments, cards\",\"cards and \"\"wallets\"\"\"\r\n");
         QFile f(csv);
