@@ -336,6 +336,11 @@ void MainWindow::onDecided(const core::Decision& decision) {
                 ids.push_back(id);
         canvas_model_->setThought(std::move(ids));
     }
+    // A tournament's final reads the finalists this run chose: the canvas view shows it.
+    std::map<std::string, std::vector<std::string>> finalists;
+    for (const auto& [id, wide] : decision.diagnostics.wide)
+        if (!wide.finalists.empty()) finalists[id] = wide.finalists;
+    if (!finalists.empty()) canvas_model_->setFinalists(std::move(finalists));
     const core::EndpointProfile* p = endpoints_.activeProfile();
     history_->add({QDateTime::currentDateTime(), run_policy_,
                    p ? QString::fromStdString(p->summary()) : QString(), decision});

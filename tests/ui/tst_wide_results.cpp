@@ -124,6 +124,29 @@ class TestWideResults : public QObject {
                                                  "of its 77 options")),
                  qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral("4 slot(s)")), qPrintable(summary));
+        QCOMPARE(canvas.finalGroups(), 0);
+        QCOMPARE(canvas.plan()->groups.size(), size_t(1));
+
+        // After a run, the plan goes on with the final over that run's finalists, with the
+        // canvas the executor read.
+        auto d = backend_->decide({schema_, state_, 42}, {}, {});
+        QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
+        const auto& finalists = d->diagnostics.wide.at("intent").finalists;
+        canvas.setFinalists({{"intent", finalists}});
+        QVERIFY(canvas.rebuildNow());
+        QCOMPARE(canvas.finalGroups(), 1);
+        QCOMPARE(canvas.plan()->groups.size(), size_t(2));
+        const auto& final_group = canvas.plan()->groups[1];
+        QCOMPARE(final_group.answer_slots.size(), size_t(1));
+        QCOMPARE(final_group.answer_slots[0].question, std::string("intent"));
+        QCOMPARE(final_group.answer_slots[0].labels.size(), finalists.size());
+        QCOMPARE(final_group.answer_slots[0].pos, d->questions[0].pos);
+        QVERIFY2(canvas.summary().contains(QStringLiteral("the final over the last run's")),
+                 qPrintable(canvas.summary()));
+        // A change of the input drops the finalists (they belong to the run that chose them).
+        canvas.setInput(schema_, ojson{{"message", "another message"}});
+        QVERIFY(canvas.rebuildNow());
+        QCOMPARE(canvas.finalGroups(), 0);
     }
 };
 

@@ -17,6 +17,18 @@ CanvasModel::CanvasModel(QObject* parent) : QObject(parent) {
         if (result) {
             plan_ = std::move(result.value());
             error_.clear();
+            // The final round's groups read a tournament question under its own id.
+            final_groups_ = 0;
+            if (schema_)
+                for (const auto& g : plan_->groups)
+                    final_groups_ += std::any_of(
+                        g.answer_slots.begin(), g.answer_slots.end(), [this](const auto& slot) {
+                            return std::any_of(schema_->questions.begin(), schema_->questions.end(),
+                                               [&](const core::Question& q) {
+                                                   return q.is_tournament() &&
+                                                          q.id == slot.question;
+                                               });
+                        });
             group_ = std::clamp(group_, 0, std::max(0, int(plan_->groups.size()) - 1));
         } else {
             plan_.reset();
@@ -34,12 +46,52 @@ void CanvasModel::setTokenizer(std::shared_ptr<const engine::Tokenizer> tokenize
 
 void CanvasModel::setInput(const core::Schema& schema, const nlohmann::ordered_json& state) {
     if (state_ != state || !schema_ ||
-        core::schema_to_json(*schema_) != core::schema_to_json(schema))
-        thought_.clear();  // a thought belongs to the input it was written for
+        core::schema_to_json(*schema_) != core::schema_to_json(schema)) {
+        thought_.clear();  // a thought (and finalists) belong to the input they were read for
+        finalists_.clear();
+    }
     schema_ = schema;
     state_ = state;
     schedule();
 }
+
+void CanvasModel::setFinalists(std::map<std::string, std::vector<std::string>> finalists) {
+    finalists_ = std::move(finalists);
+    schedule();
+}
+
+int CanvasModel::finalGroups() const {
+    return plan_ ? final_groups_ : 0;
+}
+
+namespace {
+
+// Round 1's plan followed by the final round's groups and first reads (their seeds go on from
+// Round 1's groups, as the plan executor reads them).
+core::Result<core::CanvasPlan> with_final_round(core::CanvasPlan round1, const core::Schema& schema,
+                                                const nlohmann::ordered_json& state,
+                                                const engine::Tokenizer& tokenizer,
+                                                core::PlanOptions options,
+                                                const std::vector<std::vector<int>>& finalists) {
+    const core::RoundOne one = core::round_one(schema);
+    options.first_group = static_cast<int>(round1.groups.size());
+    options.indexed = schema.questions.size() > 10;
+    options.canvas_questions = core::round_canvas_questions(schema);
+    const core::Schema finals = core::final_round(schema, one, finalists);
+    for (int i = 0; i < static_cast<int>(finals.questions.size()); ++i)
+        options.questions.push_back(i);
+    auto final_plan = core::build_plan(finals, state, tokenizer, options);
+    if (!final_plan) return final_plan.error();
+    const int offset = static_cast<int>(round1.groups.size());
+    for (auto& g : final_plan->groups) round1.groups.push_back(std::move(g));
+    for (auto row : final_plan->rows) {
+        row.group += offset;
+        round1.rows.push_back(std::move(row));
+    }
+    return round1;
+}
+
+}  // namespace
 
 void CanvasModel::setThought(std::vector<int32_t> ids) {
     thought_ = std::move(ids);
@@ -92,8 +144,12 @@ void CanvasModel::startBuild() {
     core::PlanOptions options;
     options.layout = layout_;
     options.seed = seed_;
+    const core::RoundOne one = core::round_one(*schema_);
+    const auto finalists = core::finalists_by_name(*schema_, one, finalists_);
+    final_groups_ = 0;
     watcher_.setFuture(QtConcurrent::run([schema = *schema_, state = state_, tokenizer = tokenizer_,
-                                          thought = thought_, options]() mutable {
+                                          thought = thought_, options,
+                                          finalists]() mutable -> core::Result<core::CanvasPlan> {
         if (schema.think > 0 && !thought.empty()) {
             // The read as it ran: the thought prompt, the thought, <channel|>, then the canvas.
             auto prompt = core::thought_prompt_ids(schema, state, *options.layout, *tokenizer);
@@ -101,7 +157,9 @@ void CanvasModel::startBuild() {
             prompt.push_back(core::thought_close_id(*tokenizer));
             options.prefix = core::ReadPrefix{std::move(prompt), ""};
         }
-        return core::build_plan(schema, state, *tokenizer, options);
+        auto plan = core::build_plan(schema, state, *tokenizer, options);
+        if (!plan || finalists.empty()) return plan;
+        return with_final_round(std::move(*plan), schema, state, *tokenizer, options, finalists);
     }));
 }
 
@@ -218,6 +276,9 @@ QString CanvasModel::summary() const {
                           .arg(QString::fromStdString(schema_->questions[w.tournament.question].id))
                           .arg(w.tournament.brackets.size())
                           .arg(schema_->questions[w.tournament.question].options.size());
+    if (final_groups_ > 0)
+        staged += tr(" · the last %n group(s): the final over the last run's finalists", nullptr,
+                     final_groups_);
     return tr("%1 · prompt %2 tokens · canvas width %3 (answer %4 tokens) · %5 slot(s) · "
               "%6 read group(s) · %7 first read(s)")
                .arg(plan_->layout == core::Layout::SchemaFirst ? tr("schema first")

@@ -6,6 +6,7 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -50,6 +51,11 @@ class CanvasModel : public QObject {
     // image, how many soft tokens the model reads for it (0 or missing: not known here).
     void setImages(QStringList sources, std::vector<int> soft_tokens = {});
     bool hasThought() const { return !thought_.empty(); }
+    // A wide question's finalists as the last run chose them (diagnostics.wide, by question
+    // id): the plan then ends with the final round's read group(s) after Round 1's. Cleared
+    // when the policy or its state changes.
+    void setFinalists(std::map<std::string, std::vector<std::string>> finalists);
+    int finalGroups() const;  // how many of the plan's groups are the final's (0 before a run)
     int draw() const { return draw_; }
     void setDebounceMs(int ms) { timer_.setInterval(ms); }
 
@@ -76,6 +82,8 @@ class CanvasModel : public QObject {
     std::shared_ptr<const engine::Tokenizer> tokenizer_;
     std::optional<core::Schema> schema_;
     nlohmann::ordered_json state_;
+    std::map<std::string, std::vector<std::string>> finalists_;
+    int final_groups_ = 0;
     core::Layout layout_ = core::Layout::DocumentFirst;
     uint64_t seed_ = 42;
     int group_ = 0;

@@ -187,10 +187,9 @@ Result<void> Execution::read_tournaments(PlanOptions options, double from, doubl
         std::vector<int> finalists;
         std::vector<int> verify;  // the verify read's options (its winner first)
     };
-    RoundOne one = round_one(schema_);
+    const RoundOne one = round_one(schema_);
     std::vector<Wide> wide;
-    for (auto& w : one.wide)
-        wide.push_back({std::move(w.tournament), std::move(w.brackets), {}, {}});
+    for (const auto& w : one.wide) wide.push_back({w.tournament, w.brackets, {}, {}});
     const Schema& round1 = one.schema;
     const std::vector<int>& narrow = one.narrow;
     const bool verifies = std::any_of(wide.begin(), wide.end(), [](const Wide& w) {
@@ -202,14 +201,14 @@ Result<void> Execution::read_tournaments(PlanOptions options, double from, doubl
     for (size_t i = 0; i < narrow.size(); ++i)
         if (narrow[i] >= 0) d_.questions[narrow[i]] = std::move((*first)[i]);
 
-    Schema finals = round_schema(schema_);
+    std::vector<std::vector<int>> finalists;
     for (Wide& w : wide) {
         std::vector<std::vector<double>> bracket_p;
         for (int i : w.round1) bracket_p.push_back((*first)[i].mean);
         w.finalists = choose_finalists(w.t, bracket_p);
-        finals.questions.push_back(sub_question(schema_.questions[w.t.question],
-                                                schema_.questions[w.t.question].id, w.finalists));
+        finalists.push_back(w.finalists);
     }
+    const Schema finals = final_round(schema_, one, finalists);
     auto final_reads = read_round(finals, options, from + step, step);
     if (!final_reads) return final_reads.error();
 

@@ -217,6 +217,34 @@ RoundOne round_one(const Schema& schema) {
     return r;
 }
 
+Schema final_round(const Schema& schema, const RoundOne& one,
+                   const std::vector<std::vector<int>>& finalists) {
+    Schema finals = round_schema(schema);
+    for (size_t w = 0; w < one.wide.size() && w < finalists.size(); ++w) {
+        const Question& q = schema.questions[static_cast<size_t>(one.wide[w].tournament.question)];
+        finals.questions.push_back(sub_question(q, q.id, finalists[w]));
+    }
+    return finals;
+}
+
+std::vector<std::vector<int>> finalists_by_name(
+    const Schema& schema, const RoundOne& one,
+    const std::map<std::string, std::vector<std::string>>& names) {
+    std::vector<std::vector<int>> out;
+    for (const auto& w : one.wide) {
+        const Question& q = schema.questions[static_cast<size_t>(w.tournament.question)];
+        auto it = names.find(q.id);
+        if (it == names.end()) return {};
+        std::vector<int> indices;
+        for (const auto& name : it->second)
+            for (size_t o = 0; o < q.options.size(); ++o)
+                if (q.options[o].name == name) indices.push_back(static_cast<int>(o));
+        if (indices.size() < 2) return {};
+        out.push_back(std::move(indices));
+    }
+    return out;
+}
+
 int round_canvas_questions(const Schema& schema) {
     return schema.canvas_questions > 0 ? schema.canvas_questions : kBracketsPerCanvas;
 }

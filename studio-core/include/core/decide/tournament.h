@@ -10,6 +10,7 @@
 // These are the pure parts (splitting, choosing finalists, fusing); the plan executor
 // (core/decide/plan_executor.h) builds the rounds' schemas from them and reads them.
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,16 @@ bool has_tournament(const Schema& schema);
 RoundOne round_one(const Schema& schema);
 // How many questions a tournament round puts on one canvas row.
 int round_canvas_questions(const Schema& schema);
+
+// The final round's schema: each tournament question (in schema order) over its finalists
+// (option indices, as choose_finalists gives them), under its own id.
+Schema final_round(const Schema& schema, const RoundOne& one,
+                   const std::vector<std::vector<int>>& finalists);
+// A decision's finalists by name (diagnostics.wide: question id -> option names) as option
+// indices per tournament of `one`; empty when a tournament has none recorded.
+std::vector<std::vector<int>> finalists_by_name(
+    const Schema& schema, const RoundOne& one,
+    const std::map<std::string, std::vector<std::string>>& names);
 
 // A question over some of `question`'s options (a bracket, the final, a verify read), read jointly
 // with the rest of its round and labelled from A with the question's label set.
