@@ -34,15 +34,34 @@ bool write_all(int fd, const std::string& text) {
     return true;
 }
 
-int run_mcp(const cli::Args& args) {
-    std::filesystem::path policies;
-    if (auto dir = args.find("policies")) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(*dir, ec))
-            return cli::fail_bad_input("--policies " + *dir +
-                                       ": not a folder; expected a folder of .json.tmpl policies");
-        policies = *dir;
+// The policies decide_policy may name: the shipped ones, the user's policy folder, --policies
+// (the user's, as before) and --templates folders. Nothing else is ever read.
+engine::Result<core::PolicyCatalog> policy_catalog(const cli::Args& args) {
+    std::vector<core::CatalogFolder> folders;
+    std::error_code ec;
+    for (const char* flag : {"policies", "templates"}) {
+        for (const auto& dir : args.all(flag)) {
+            if (!std::filesystem::is_directory(dir, ec))
+                return engine::bad_input(
+                    "--" + std::string(flag) + " " + dir +
+                    ": not a folder; expected a folder of .json.tmpl policies");
+            folders.push_back({dir, std::string_view(flag) == "policies"
+                                        ? core::PolicyOrigin::User
+                                        : core::PolicyOrigin::Dir});
+        }
     }
+    // After --policies: of two user policies of one name, the one given explicitly wins.
+    if (!args.has("no-user-policies")) {
+        const auto user = core::PolicyCatalog::user_folder();
+        if (std::filesystem::is_directory(user, ec))
+            folders.push_back({user, core::PolicyOrigin::User});
+    }
+    return core::PolicyCatalog(std::move(folders));
+}
+
+int run_mcp(const cli::Args& args) {
+    auto catalog = policy_catalog(args);
+    if (!catalog) return cli::fail(catalog.error());
 
     // The protocol gets its own copy of stdout; fd 1 becomes stderr, so a stray print anywhere
     // in the process cannot corrupt the message stream.
@@ -67,7 +86,7 @@ int run_mcp(const cli::Args& args) {
 
     core::mcp::ServerOptions options;
     options.version = DS_VERSION;
-    options.policies_dir = policies;
+    options.catalog = std::move(*catalog);
     options.send = send;
     options.log = log;
     core::mcp::Server server(options, [args]() -> engine::Result<std::shared_ptr<core::Backend>> {
@@ -141,19 +160,28 @@ int run_mcp(const cli::Args& args) {
 
 DGEM_COMMAND(mcp) {
     auto options = dgem::endpoint_options();
-    options.push_back(
-        {"policies", 0, "DIR", "a folder of your .json.tmpl policies, listed next to the shipped"});
+    options.push_back({"policies", 0, "DIR",
+                       "a folder of your .json.tmpl policies, listed next to the shipped", true});
+    options.push_back({"templates", 0, "DIR",
+                       "a folder of .json.tmpl policies (origin dir; as dgem serve --templates)",
+                       true});
+    options.push_back({"no-user-policies", 0, "",
+                       "leave the Studio's policy folder (~/.local/share/decision-studio/policies) "
+                       "out of the catalog"});
     return cli::CommandSpec{
         "mcp",
         "a Model Context Protocol server on stdin/stdout, for agents",
-        "dgem mcp (--local [--model DIR] | -u URL [-m MODEL] [-k TOKEN] ...) [--policies DIR]",
+        "dgem mcp (--local [--model DIR] | -u URL [-m MODEL] [-k TOKEN] ...) [--policies DIR]\n"
+        "         [--templates DIR] [--no-user-policies]",
         "Serves MCP (JSON-RPC 2.0, one message per line) on stdin/stdout; logs go to stderr.\n"
         "Tools: list_policy_templates, decide_policy {template, variables, samples, seed},\n"
         "decide_custom_questions {context, questions: [{id, type: boolean|choice|score,\n"
         "question, options}], instructions, samples, seed} and get_health. Decisions run on\n"
         "the backend the flags choose, as for 'dgem decide'; it is made at start, in the\n"
         "background. A decision's result text is what 'dgem decide --json' prints. Add to an\n"
-        "MCP client as: {\"command\": \"dgem\", \"args\": [\"mcp\", \"--local\"]}.",
+        "MCP client as: {\"command\": \"dgem\", \"args\": [\"mcp\", \"--local\"]}.\n"
+        "decide_policy takes a policy by name from the catalog only: the shipped policies, the\n"
+        "Studio's policy folder, --policies and --templates; a path is never opened.",
         options,
         run_mcp};
 }
