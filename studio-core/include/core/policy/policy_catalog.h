@@ -86,7 +86,8 @@ class PolicyCatalog {
   public:
     // The shipped policies (unless `with_shipped` is false) and these folders; a folder that
     // does not exist lists nothing (and a problem).
-    explicit PolicyCatalog(std::vector<CatalogFolder> folders = {}, bool with_shipped = true);
+    explicit PolicyCatalog(std::vector<CatalogFolder> folders, bool with_shipped = true);
+    PolicyCatalog() = default;  // the shipped policies only
 
     // The Studio's policy library folder ($XDG_DATA_HOME/decision-studio/policies, by default
     // ~/.local/share/decision-studio/policies).
