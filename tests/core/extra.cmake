@@ -79,3 +79,10 @@ if(TARGET core_tst_gateway)
   set_tests_properties(core_tst_gateway PROPERTIES TIMEOUT 1800
                        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=1200000")
 endif()
+
+# The official MCP SDK over Streamable HTTP against dgem serve's POST /mcp, and through
+# `dgem mcp --remote` (the same lock file as core_node_mcp).
+add_test(NAME core_node_mcp_http
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/node/run_mcp_http_test.sh $<TARGET_FILE:dgem>
+                 ${CMAKE_BINARY_DIR} ${DS_TINY_MODEL_DIR})
+set_tests_properties(core_node_mcp_http PROPERTIES TIMEOUT 1800)
