@@ -139,6 +139,45 @@ struct DecisionServer::Impl {
     std::unique_ptr<server::GatewayRoutes> gateway;
     std::unique_ptr<server::McpHttp> mcp;
 
+    // The routes' objects over the backend: every route's decisions are counted into the
+    // metrics; MCP's tools take their decision slots through the backend, as they cannot hold
+    // one themselves.
+    void make_routes() {
+        auto metered = std::make_shared<server::MeteredBackend>(backend, metrics);
+        routes = std::make_unique<server::Routes>(metered, options, *admission, metrics);
+        gateway = std::make_unique<server::GatewayRoutes>(*routes, options.catalog);
+        mcp = std::make_unique<server::McpHttp>(
+            std::make_shared<server::AdmittedBackend>(metered, *admission, metrics),
+            options.catalog, options.version);
+    }
+
+    // dgem's gateway routes, MCP over HTTP and the metrics.
+    void add_gateway_routes(httplib::Server& http) {
+        Impl* self = this;
+        auto authed = [self](auto handler) {
+            return [self, handler](const httplib::Request& req, httplib::Response& res) {
+                if (self->authorised(req, res)) handler(req, res);
+            };
+        };
+        http.Get("/api/templates",
+                 authed([self](const httplib::Request& req, httplib::Response& res) {
+                     self->gateway->templates(req, res);
+                 }));
+        auto decide = authed([self](const httplib::Request& req, httplib::Response& res) {
+            self->gateway->decide(req, res);
+        });
+        http.Post("/api/decide", decide);
+        http.Post(R"(/api/decide/.+)", decide);  // any name: the catalog says which exist
+        http.Post("/mcp", authed([self](const httplib::Request& req, httplib::Response& res) {
+                      self->mcp->post(req, res);
+                  }));
+        http.Get("/mcp", authed(&server::McpHttp::not_allowed));
+        http.Delete("/mcp", authed(&server::McpHttp::not_allowed));
+        http.Get("/metrics", [self](const httplib::Request& req, httplib::Response& res) {
+            self->serve_metrics(req, res);
+        });
+    }
+
     // GET /metrics: open, or behind METRICS_KEY (a bearer token of its own) when set.
     void serve_metrics(const httplib::Request& req, httplib::Response& res) {
         if (!options.metrics_key.empty() &&
@@ -237,14 +276,7 @@ Result<void> DecisionServer::start() {
     s.admission = std::make_unique<AdmissionGate>(AdmissionGate::Limits{
         s.options.max_inflight, s.options.max_queue,
         std::chrono::milliseconds(static_cast<int64_t>(s.options.inflight_wait_s) * 1000)});
-    // Every route's decisions are counted into the metrics; MCP's tools take their decision
-    // slots through the backend, as they cannot hold one themselves.
-    auto metered = std::make_shared<server::MeteredBackend>(s.backend, s.metrics);
-    s.routes = std::make_unique<server::Routes>(metered, s.options, *s.admission, s.metrics);
-    s.gateway = std::make_unique<server::GatewayRoutes>(*s.routes, s.options.catalog);
-    s.mcp = std::make_unique<server::McpHttp>(
-        std::make_shared<server::AdmittedBackend>(metered, *s.admission, s.metrics),
-        s.options.catalog, s.options.version);
+    s.make_routes();
     auto& http = s.http;
     const int threads = std::max(4, s.options.threads);
     http.new_task_queue = [threads] {
@@ -324,28 +356,7 @@ Result<void> DecisionServer::start() {
     http.Post("/v1/systemone", post(&server::Routes::systemone));
     http.Post("/invoke/v1/systemone", post(&server::Routes::systemone));
 
-    // dgem's gateway routes, MCP over HTTP and the metrics.
-    auto authed = [self](auto handler) {
-        return [self, handler](const httplib::Request& req, httplib::Response& res) {
-            if (self->authorised(req, res)) handler(req, res);
-        };
-    };
-    http.Get("/api/templates", authed([self](const httplib::Request& req, httplib::Response& res) {
-                 self->gateway->templates(req, res);
-             }));
-    auto decide = authed([self](const httplib::Request& req, httplib::Response& res) {
-        self->gateway->decide(req, res);
-    });
-    http.Post("/api/decide", decide);
-    http.Post(R"(/api/decide/.+)", decide);  // any name: the catalog says which exist
-    http.Post("/mcp", authed([self](const httplib::Request& req, httplib::Response& res) {
-                  self->mcp->post(req, res);
-              }));
-    http.Get("/mcp", authed(&server::McpHttp::not_allowed));
-    http.Delete("/mcp", authed(&server::McpHttp::not_allowed));
-    http.Get("/metrics", [self](const httplib::Request& req, httplib::Response& res) {
-        self->serve_metrics(req, res);
-    });
+    s.add_gateway_routes(http);
 
     // httplib listens with a backlog of 5 (CPPHTTPLIB_LISTEN_BACKLOG, fixed in Debian's build of
     // the library): 32 clients connecting at once overflowed it, and each dropped SYN cost its
