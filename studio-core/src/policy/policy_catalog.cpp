@@ -143,14 +143,15 @@ std::vector<PolicyCatalog::Candidate> PolicyCatalog::candidates(
             const fs::path& file = it->path();
             if (file.extension() != ".tmpl") continue;
             const std::string rel = file.lexically_relative(root).generic_string();
-            if (!resolves_inside(root, file) || !it->is_regular_file(ec)) {
+            std::error_code file_ec;  // the iteration's own `ec` must not see these
+            if (!resolves_inside(root, file) || !it->is_regular_file(file_ec)) {
                 problem(shown + ": " + rel +
                         " is a link leading out of the folder (or not a file); skipped, not read");
                 continue;
             }
             const std::string name = template_name(file);
             const fs::path vars = file.parent_path() / (name + ".vars.json");
-            if (fs::exists(fs::symlink_status(vars, ec)) && !resolves_inside(root, vars)) {
+            if (fs::exists(fs::symlink_status(vars, file_ec)) && !resolves_inside(root, vars)) {
                 problem(shown + ": " + rel +
                         "'s sample variables file is a link leading out of the folder; skipped, "
                         "not read");
