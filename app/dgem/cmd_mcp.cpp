@@ -18,6 +18,7 @@
 #include "backend_factory.h"
 #include "cli.h"
 #include "core/mcp/mcp_server.h"
+#include "mcp_stdio.h"
 
 namespace {
 
@@ -34,16 +35,39 @@ bool write_all(int fd, const std::string& text) {
     return true;
 }
 
-int run_mcp(const cli::Args& args) {
-    std::filesystem::path policies;
-    if (auto dir = args.find("policies")) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(*dir, ec))
-            return cli::fail_bad_input("--policies " + *dir +
-                                       ": not a folder; expected a folder of .json.tmpl policies");
-        policies = *dir;
+// The policies decide_policy may name: the shipped ones, the user's policy folder, --policies
+// (the user's, as before) and --templates folders. Nothing else is ever read.
+engine::Result<core::PolicyCatalog> policy_catalog(const cli::Args& args) {
+    std::vector<core::CatalogFolder> folders;
+    std::error_code ec;
+    for (const char* flag : {"policies", "templates"}) {
+        for (const auto& dir : args.all(flag)) {
+            if (!std::filesystem::is_directory(dir, ec))
+                return engine::bad_input(
+                    "--" + std::string(flag) + " " + dir +
+                    ": not a folder; expected a folder of .json.tmpl policies");
+            folders.push_back({dir, std::string_view(flag) == "policies"
+                                        ? core::PolicyOrigin::User
+                                        : core::PolicyOrigin::Dir});
+        }
     }
+    // After --policies: of two user policies of one name, the one given explicitly wins.
+    if (!args.has("no-user-policies")) {
+        const auto user = core::PolicyCatalog::user_folder();
+        if (std::filesystem::is_directory(user, ec))
+            folders.push_back({user, core::PolicyOrigin::User});
+    }
+    return core::PolicyCatalog(std::move(folders));
+}
 
+}  // namespace
+
+namespace dgem {
+
+int pump_mcp_stdio(const std::function<std::optional<std::string>(const std::string&)>& handle,
+                   const std::function<std::string(std::size_t)>& oversized,
+                   const std::function<void(const SendLine&, const LogLine&)>& start,
+                   const std::function<void()>& finish) {
     // The protocol gets its own copy of stdout; fd 1 becomes stderr, so a stray print anywhere
     // in the process cannot corrupt the message stream.
     std::cout.flush();
@@ -55,29 +79,16 @@ int run_mcp(const cli::Args& args) {
 
     std::mutex out_mutex;
     bool out_broken = false;
-    auto send = [&](const std::string& line) {
+    SendLine send = [&](const std::string& line) {
         std::lock_guard lock(out_mutex);
         if (!out_broken && !write_all(out_fd, line + "\n")) out_broken = true;
     };
     std::mutex log_mutex;
-    auto log = [&](const std::string& line) {
+    LogLine log = [&](const std::string& line) {
         std::lock_guard lock(log_mutex);
         std::cerr << "dgem mcp: " << line << std::endl;
     };
-
-    core::mcp::ServerOptions options;
-    options.version = DS_VERSION;
-    options.policies_dir = policies;
-    options.send = send;
-    options.log = log;
-    core::mcp::Server server(options, [args]() -> engine::Result<std::shared_ptr<core::Backend>> {
-        auto backend = dgem::make_backend(args);
-        if (!backend) return backend.error();
-        return std::shared_ptr<core::Backend>(std::move(backend.value()));
-    });
-
-    // The backend (a model to load, a server to probe) is made while the client initialises.
-    std::thread warm([&server] { server.warm_up(); });
+    if (start) start(send, log);
 
     std::mutex queue_mutex;
     std::condition_variable queue_cv;
@@ -95,12 +106,11 @@ int run_mcp(const cli::Args& args) {
                     line = std::move(queue.front());
                     queue.pop_front();
                 }
-                if (auto reply = server.handle_line(line)) send(*reply);
+                if (auto reply = handle(line)) send(*reply);
             }
         });
     }
 
-    log("serving MCP on stdin/stdout (dgem " DS_VERSION ")");
     core::mcp::LineSplitter splitter;
     std::vector<char> buffer(1 << 16);
     bool eof = false;
@@ -115,7 +125,7 @@ int run_mcp(const cli::Args& args) {
         }
         while (auto line = splitter.next()) {
             if (line->oversized) {
-                send(server.oversized_line_reply(line->oversized));
+                send(oversized(line->oversized));
                 continue;
             }
             {
@@ -132,28 +142,82 @@ int run_mcp(const cli::Args& args) {
     }
     queue_cv.notify_all();
     for (auto& w : workers) w.join();
-    warm.join();
+    if (finish) finish();
     ::close(out_fd);
     return cli::kExitOk;
+}
+
+}  // namespace dgem
+
+namespace {
+
+int run_mcp(const cli::Args& args) {
+    if (auto remote = args.find("remote")) return dgem::run_mcp_remote(args, *remote);
+    auto catalog = policy_catalog(args);
+    if (!catalog) return cli::fail(catalog.error());
+
+    core::mcp::ServerOptions options;
+    options.version = DS_VERSION;
+    options.catalog = std::move(*catalog);
+    std::unique_ptr<core::mcp::Server> server;
+    std::thread warm;
+    const int code = dgem::pump_mcp_stdio(
+        [&server](const std::string& line) { return server->handle_line(line); },
+        [&server](std::size_t bytes) { return server->oversized_line_reply(bytes); },
+        [&](const dgem::SendLine& send, const dgem::LogLine& log) {
+            options.send = send;
+            options.log = log;
+            server = std::make_unique<core::mcp::Server>(
+                options, [args]() -> engine::Result<std::shared_ptr<core::Backend>> {
+                    auto backend = dgem::make_backend(args);
+                    if (!backend) return backend.error();
+                    return std::shared_ptr<core::Backend>(std::move(backend.value()));
+                });
+            // The backend (a model to load, a server to probe) is made while the client
+            // initialises.
+            warm = std::thread([&server] { server->warm_up(); });
+            log("serving MCP on stdin/stdout (dgem " DS_VERSION ")");
+        },
+        [&warm] {
+            if (warm.joinable()) warm.join();
+        });
+    return code;
 }
 
 }  // namespace
 
 DGEM_COMMAND(mcp) {
     auto options = dgem::endpoint_options();
-    options.push_back(
-        {"policies", 0, "DIR", "a folder of your .json.tmpl policies, listed next to the shipped"});
+    options.push_back({"policies", 0, "DIR",
+                       "a folder of your .json.tmpl policies, listed next to the shipped", true});
+    options.push_back({"templates", 0, "DIR",
+                       "a folder of .json.tmpl policies (origin dir; as dgem serve --templates)",
+                       true});
+    options.push_back({"remote", 0, "URL",
+                       "bridge stdin/stdout to a remote MCP server over Streamable HTTP (e.g. "
+                       "http://host:8080/mcp of dgem serve); -k/DGEM_TOKEN and DGEM_SERVER_KEY "
+                       "authenticate"});
+    options.push_back({"no-user-policies", 0, "",
+                       "leave the Studio's policy folder (~/.local/share/decision-studio/policies) "
+                       "out of the catalog"});
     return cli::CommandSpec{
         "mcp",
         "a Model Context Protocol server on stdin/stdout, for agents",
-        "dgem mcp (--local [--model DIR] | -u URL [-m MODEL] [-k TOKEN] ...) [--policies DIR]",
+        "dgem mcp (--local [--model DIR] | -u URL [-m MODEL] [-k TOKEN] ...) [--policies DIR]\n"
+        "         [--templates DIR] [--no-user-policies]\n"
+        "       dgem mcp --remote URL [-k TOKEN]",
         "Serves MCP (JSON-RPC 2.0, one message per line) on stdin/stdout; logs go to stderr.\n"
         "Tools: list_policy_templates, decide_policy {template, variables, samples, seed},\n"
         "decide_custom_questions {context, questions: [{id, type: boolean|choice|score,\n"
         "question, options}], instructions, samples, seed} and get_health. Decisions run on\n"
         "the backend the flags choose, as for 'dgem decide'; it is made at start, in the\n"
         "background. A decision's result text is what 'dgem decide --json' prints. Add to an\n"
-        "MCP client as: {\"command\": \"dgem\", \"args\": [\"mcp\", \"--local\"]}.",
+        "MCP client as: {\"command\": \"dgem\", \"args\": [\"mcp\", \"--local\"]}.\n"
+        "decide_policy takes a policy by name from the catalog only: the shipped policies, the\n"
+        "Studio's policy folder, --policies and --templates; a path is never opened.\n"
+        "With --remote URL, dgem mcp serves nothing itself: each message from stdin is POSTed to\n"
+        "the remote /mcp (Streamable HTTP) and its reply written to stdout, so a stdio-only MCP\n"
+        "client reaches a 'dgem serve' elsewhere.",
         options,
         run_mcp};
 }

@@ -51,6 +51,17 @@ int run_serve(const cli::Args& args) {
                                        ": expected a count, 0 for no bound");
         }
     }
+    // The gateway routes' and /mcp's policies: by name from this catalog only.
+    std::vector<std::filesystem::path> template_dirs;
+    for (const auto& dir : args.all("templates")) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(dir, ec))
+            return cli::fail_bad_input("--templates " + dir +
+                                       ": not a folder; expected a folder of .json.tmpl policies");
+        template_dirs.push_back(dir);
+    }
+    options->catalog = core::PolicyCatalog::standard(template_dirs, !args.has("no-user-policies"));
+
     engine_options.batching.max_reads = options->batch_max_reads;
     engine_options.batching.max_wait_ms = options->batch_wait_ms;
     // --prefix-cache-mb (local_engine_settings) over PREFIX_CACHE_MB over the device default.
@@ -102,15 +113,28 @@ DGEM_COMMAND(serve) {
         {"served-model-name", 0, "NAME",
          "model name in /health and replies (default: the folder's)"},
         {"quiet", 'q', "", "no access log on stderr"},
+        {"templates", 0, "DIR",
+         "a folder of .json.tmpl policies for /api/decide/{template}, /api/templates and /mcp, "
+         "next to the shipped ones and the Studio's policy folder",
+         true},
+        {"no-user-policies", 0, "",
+         "leave the Studio's policy folder (~/.local/share/decision-studio/policies) out of the "
+         "catalog"},
     };
     for (auto& o : dgem::local_engine_options()) options.push_back(o);
     return cli::CommandSpec{
         "serve",
         "serve decisions and generations over HTTP from the local engine",
-        "dgem serve [--model DIR] [--host H] [--port P] [--device D]",
+        "dgem serve [--model DIR] [--host H] [--port P] [--device D] [--templates DIR]",
         "Routes: GET /health (also / and /invoke/health); POST /v1/chat/completions (decision\n"
         "form: system = schema JSON, user = state JSON; generative form with stream: true SSE;\n"
-        "vLLM structured reads via vllm_xargs.diffusion_seed_canvas); POST /v1/systemone.\n"
+        "vLLM structured reads via vllm_xargs.diffusion_seed_canvas); POST /v1/systemone;\n"
+        "dgem's gateway: GET /api/templates, POST /api/decide/{template} {\"variables\": ...},\n"
+        "POST /api/decide {\"custom_template\"|\"template\", variables, seed, samples, layout};\n"
+        "POST /mcp (MCP over Streamable HTTP, stateless, the tools of 'dgem mcp'); GET /metrics\n"
+        "(Prometheus text; METRICS_KEY=KEY requires Authorization: Bearer KEY). Policies are\n"
+        "named from the catalog only (shipped, the Studio's folder, --templates); a path is\n"
+        "never opened.\n"
         "Environment: PORT, API_KEY (bearer), DGEM_SERVER_KEY=new,old (X-DGem-Key), MAX_INFLIGHT\n"
         "(decisions at once, default 8), MAX_QUEUE (waiting, default 256; past it 503 at once),\n"
         "INFLIGHT_WAIT_S (longest wait in the queue before 503, default 30), DEFAULT_SAMPLES,\n"

@@ -1,6 +1,5 @@
 // dgem template list|render: the policies at hand with the variables each reads, and a policy
 // rendered as `dgem decide` would send it, without a model.
-#include <QStandardPaths>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -10,17 +9,11 @@
 
 #include "cli.h"
 #include "core/policy/policy.h"
+#include "core/policy/policy_catalog.h"
 #include "core/template/template.h"
 #include "decision_input.h"
 
 namespace {
-
-// The Studio's policy library folder ($XDG_DATA_HOME/decision-studio/policies, by default
-// ~/.local/share/decision-studio/policies), as ui::PolicyLibrary::defaultUserDir() finds it.
-std::filesystem::path user_policy_dir() {
-    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation).toStdString() +
-           "/decision-studio/policies";
-}
 
 struct Listed {
     core::PolicyFile policy;
@@ -57,7 +50,7 @@ int run_list(const cli::Args& args) {
         folders.push_back({d, "dir"});
     }
     if (!args.has("no-user")) {
-        const auto user = user_policy_dir();
+        const auto user = core::PolicyCatalog::user_folder();
         std::error_code ec;
         if (std::filesystem::is_directory(user, ec)) folders.push_back({user, "user"});
     }

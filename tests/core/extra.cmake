@@ -70,3 +70,19 @@ endif()
 if(TARGET core_tst_http_client)
   target_link_libraries(core_tst_http_client PRIVATE PkgConfig::HTTPLIB)
 endif()
+
+# dgem serve as dgem's gateway (tst_gateway): the real server with a --templates folder, spoken
+# to with cpp-httplib's client; /metrics checked by promtool (Debian's prometheus package).
+if(TARGET core_tst_gateway)
+  target_link_libraries(core_tst_gateway PRIVATE PkgConfig::HTTPLIB)
+  add_dependencies(core_tst_gateway dgem)
+  set_tests_properties(core_tst_gateway PROPERTIES TIMEOUT 1800
+                       ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=1200000")
+endif()
+
+# The official MCP SDK over Streamable HTTP against dgem serve's POST /mcp, and through
+# `dgem mcp --remote` (the same lock file as core_node_mcp).
+add_test(NAME core_node_mcp_http
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/node/run_mcp_http_test.sh $<TARGET_FILE:dgem>
+                 ${CMAKE_BINARY_DIR} ${DS_TINY_MODEL_DIR})
+set_tests_properties(core_node_mcp_http PROPERTIES TIMEOUT 1800)

@@ -14,9 +14,11 @@
 #include "core/decide/read_stats.h"
 #include "core/mcp/mcp_server.h"
 #include "core/policy/policy.h"
+#include "core/policy/policy_catalog.h"
 #include "core/template/template.h"
 #include "core/wire/decision_json.h"
 #include "engine/engine.h"
+#include "outside_file.h"
 
 using nlohmann::json;
 
@@ -67,7 +69,8 @@ class TestMcp : public QObject {
     core::mcp::ServerOptions options() {
         core::mcp::ServerOptions o;
         o.version = "9.8.7";
-        o.policies_dir = policies_.path().toStdString();
+        o.catalog =
+            core::PolicyCatalog({{policies_.path().toStdString(), core::PolicyOrigin::User}});
         o.send = [this](const std::string& line) { sent_.push_back(line); };
         o.log = [this](const std::string& line) { logged_.push_back(line); };
         return o;
@@ -390,7 +393,7 @@ class TestMcp : public QObject {
         request.seed = 42;
         QCOMPARE(without_timing(output), without_timing(direct(request)));
 
-        // A user policy by name, and the same by path, with samples.
+        // A user policy by name, with samples; the same by path is no policy (never opened).
         json vars = {{"vendor", "Acme"}, {"reply", "We will look into it."}, {"note", "x"}};
         json by_name = check_decision_result(call_tool(
             "decide_policy", {{"template", "vendor_check"}, {"variables", vars}, {"samples", 3}}));
@@ -398,9 +401,56 @@ class TestMcp : public QObject {
                       {{"acceptable", {"yes", "no"}}, {"tone", {"rude", "neutral", "polite"}}});
         QCOMPARE(by_name["diagnostics"]["samples"]["n"], json(3));
         const std::string path = policies_.filePath("vendor_check.json.tmpl").toStdString();
-        json by_path = check_decision_result(
-            call_tool("decide_policy", {{"template", path}, {"variables", vars}, {"samples", 3}}));
-        QCOMPARE(without_timing(by_path), without_timing(by_name));
+        expect_tool_error(
+            call_tool("decide_policy", {{"template", path}, {"variables", vars}, {"samples", 3}}),
+            "no policy '" + path + "' in the catalog (policies are named, never given by path)");
+    }
+
+    // decide_policy resolves names from the catalog only: an absolute path, "..", a Qt resource
+    // path and a link in the catalog folder that leads out of it are all "no policy", with the
+    // list of names, and the file outside is never opened (inotify sees no open), so no answer
+    // says whether it exists or quotes what it holds.
+    void decidePolicyRefusesPaths() {
+        QTemporaryDir outside;
+        QVERIFY(outside.isValid());
+        const std::string marker = "SECRET-MARKER-7f3a";
+        OutsideFile secret(outside.filePath("secret.json.tmpl").toStdString(),
+                           R"({"schema": {"questions": []}, "state": ")" + marker + R"("})");
+        OutsideFile secret_vars(outside.filePath("vars.json").toStdString(),
+                                "{\"v\": \"" + marker + "\"}");
+        QVERIFY(secret.watching() && secret_vars.watching());
+        const std::filesystem::path folder = policies_.path().toStdString();
+        std::filesystem::create_symlink(secret.path(), folder / "leak.json.tmpl");
+        std::ofstream(folder / "leakvars.json.tmpl") << R"({"schema": {"questions": []}})";
+        std::filesystem::create_symlink(secret_vars.path(), folder / "leakvars.vars.json");
+        const std::string up =
+            std::filesystem::relative(secret.path(), std::filesystem::current_path()).string();
+
+        for (const std::string& name : std::vector<std::string>{
+                 secret.path().string(), up, std::string("../") + secret.path().filename().string(),
+                 "leak", "leakvars", ":/templates/support_triage.json.tmpl", "/etc/passwd"}) {
+            json r = call_tool("decide_policy", {{"template", name}});
+            expect_tool_error(r, "no policy '");
+            const std::string text = text_of(r);
+            QVERIFY2(text.find("in the catalog") != std::string::npos, text.c_str());
+            QVERIFY2(text.find("support_triage") != std::string::npos, text.c_str());
+            QVERIFY2(text.find(marker) == std::string::npos, text.c_str());
+        }
+        // The listing skips both links, naming them, never reading them.
+        json listed = call_tool("list_policy_templates", json::object());
+        const std::string dump = listed.dump();
+        QVERIFY2(dump.find(marker) == std::string::npos, dump.c_str());
+        QVERIFY2(
+            dump.find("leak.json.tmpl is a link leading out of the folder") != std::string::npos,
+            dump.c_str());
+        QVERIFY2(
+            dump.find("leakvars.json.tmpl's sample variables file is a link") != std::string::npos,
+            dump.c_str());
+        QVERIFY2(!secret.opened(), "the file outside the catalog was opened");
+        QVERIFY2(!secret_vars.opened(), "the vars file outside the catalog was opened");
+        std::filesystem::remove(folder / "leak.json.tmpl");
+        std::filesystem::remove(folder / "leakvars.json.tmpl");
+        std::filesystem::remove(folder / "leakvars.vars.json");
     }
 
     void getHealth() {

@@ -52,8 +52,10 @@ json make_tool_list() {
          {"title", "List decision policies"},
          {"description",
           "Lists the decision policies decide_policy can run: the ones shipped with dgem and "
-          "the user's (the server's --policies folder). Each comes with its name, origin "
-          "(shipped or user), path, a description, the variables its template reads, sample "
+          "the user's (the Studio's policy folder, the server's --policies or --templates "
+          "folders). "
+          "Each comes with its name, origin (shipped, user or dir), path, a description, the "
+          "variables its template reads, sample "
           "variable values and its questions (id, type, question, alternatives)."},
          {"inputSchema",
           {{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}}}});
@@ -72,8 +74,8 @@ json make_tool_list() {
               {{"type", "string"},
                {"minLength", 1},
                {"description",
-                "A policy name from list_policy_templates (e.g. support_triage) or the path "
-                "of a .json.tmpl policy file."}}},
+                "A policy name from list_policy_templates (e.g. support_triage); policies "
+                "are named, never given by path."}}},
              {"variables",
               {{"type", "object"},
                {"additionalProperties", {{"type", "string"}}},
@@ -194,106 +196,35 @@ std::string failure_text(const Error& e) {
 
 // --- policies -----------------------------------------------------------------------------
 
-// The first line of a template's leading {{/* comment */}}, or "".
-std::string leading_comment_line(const std::string& source) {
-    size_t p = source.find_first_not_of(" \t\r\n");
-    if (p == std::string::npos || source.compare(p, 2, "{{") != 0) return {};
-    p += 2;
-    if (p < source.size() && source[p] == '-') ++p;
-    while (p < source.size() && (source[p] == ' ' || source[p] == '\t')) ++p;
-    if (source.compare(p, 2, "/*") != 0) return {};
-    const size_t end = source.find("*/", p + 2);
-    if (end == std::string::npos) return {};
-    std::istringstream lines(source.substr(p + 2, end - p - 2));
-    std::string line;
-    while (std::getline(lines, line)) {
-        const size_t b = line.find_first_not_of(" \t\r");
-        if (b == std::string::npos) continue;
-        return line.substr(b, line.find_last_not_of(" \t\r") - b + 1);
-    }
-    return {};
-}
-
-json question_summary(const Question& q) {
-    return {{"id", q.id},
-            {"type", std::string(to_string(q.type))},
-            {"question", q.instructions},
-            {"alternatives", q.alternatives()}};
-}
-
-json policy_entry(const PolicyFile& policy, const std::string& origin) {
-    json entry = {{"name", policy.name},
-                  {"origin", origin},
-                  {"path", policy.path.string()},
-                  {"description", leading_comment_line(policy.source)}};
-    auto variables = template_variables(policy.source, policy.path.string());
-    entry["variables"] = variables ? json(*variables) : json::array();
-    entry["sample_variables"] = policy.sample_variables;
+json summary_json(const PolicySummary& s) {
     json questions = json::array();
-    std::string problem = variables ? "" : variables.error().message;
-    if (variables) {
-        auto rendered = render_policy(policy, variables_from_json(policy.sample_variables));
-        if (rendered) {
-            auto schema = parse_schema(rendered->schema, policy.path.string());
-            if (schema) {
-                for (const auto& q : schema->questions) questions.push_back(question_summary(q));
-                if (entry["description"].get<std::string>().empty())
-                    entry["description"] = schema->instructions.substr(0, 240);
-            } else {
-                problem = schema.error().message;
-            }
-        } else {
-            problem = rendered.error().message;
-        }
-    }
-    entry["questions"] = questions;
-    if (!problem.empty()) entry["problem"] = problem;
+    for (const auto& q : s.questions)
+        questions.push_back({{"id", q.id},
+                             {"type", q.type},
+                             {"question", q.question},
+                             {"alternatives", q.alternatives}});
+    json entry = {{"name", s.name},           {"origin", std::string(to_string(s.origin))},
+                  {"path", s.path},           {"description", s.description},
+                  {"variables", s.variables}, {"sample_variables", s.sample_variables},
+                  {"questions", questions}};
+    if (!s.problem.empty()) entry["problem"] = s.problem;
     return entry;
 }
 
 json list_policies(const ToolEnvironment& env) {
+    const CatalogListing listing = env.options->catalog.list();
     json policies = json::array();
-    json problems = json::array();
-    for (const auto& p : shipped_policies()) policies.push_back(policy_entry(p, "shipped"));
-    if (!env.options->policies_dir.empty()) {
-        auto folder = load_policy_folder(env.options->policies_dir);
-        if (!folder) {
-            problems.push_back(folder.error().message);
-        } else {
-            for (const auto& p : folder->policies) policies.push_back(policy_entry(p, "user"));
-            for (const auto& e : folder->problems) problems.push_back(e.message);
-        }
-    }
-    return {{"policies", policies}, {"problems", problems}};
+    for (const auto& p : listing.policies) policies.push_back(summary_json(summarize_policy(p)));
+    return {{"policies", policies}, {"problems", listing.problems}};
 }
 
+// By name from the catalog only: a path, "../x" or a link out of a folder is "no such policy"
+// and its file is never opened.
 Result<PolicyFile> find_policy(const std::string& name, const ToolEnvironment& env) {
-    const bool plain_name = !name.empty() && name.find_first_of("/\\") == std::string::npos &&
-                            name.find(".tmpl") == std::string::npos && name[0] != ':';
-    if (plain_name) {
-        if (auto p = shipped_policy(name)) return std::move(*p);
-    }
-    std::string user_names;
-    if (!env.options->policies_dir.empty()) {
-        if (auto folder = load_policy_folder(env.options->policies_dir)) {
-            for (auto& p : folder->policies) {
-                if (plain_name && p.name == name) return std::move(p);
-                user_names += (user_names.empty() ? "" : ", ") + p.name;
-            }
-        }
-    }
-    std::error_code ec;
-    if ((!name.empty() && name[0] == ':') || std::filesystem::exists(name, ec))
-        return load_policy_file(name);  // its errors name the file and what is wrong
-    std::string shipped_names;
-    for (const auto& p : shipped_policies())
-        shipped_names += (shipped_names.empty() ? "" : ", ") + p.name;
-    std::string accepted = "a shipped policy (" + shipped_names + ")";
-    if (!env.options->policies_dir.empty())
-        accepted += ", one of " + env.options->policies_dir.string() + "'s (" +
-                    (user_names.empty() ? "none" : user_names) + ")";
-    return engine::bad_input("template: no policy '" + name + "'; accepted: " + accepted +
-                             ", or the path of a .json.tmpl file (see list_policy_templates)");
+    CatalogLookup found = env.options->catalog.find(name);
+    if (found.status != CatalogLookup::Status::Found)
+        return engine::bad_input("template: " + found.message + " (see list_policy_templates)");
+    return std::move(found.policy->policy);
 }
 
 // --- decisions -------------------------------------------------------------------------------

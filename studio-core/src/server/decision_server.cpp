@@ -13,7 +13,11 @@
 #include <sys/socket.h>
 #include "base/time.h"
 
+#include "core/server/metrics.h"
+#include "server/gateway_routes.h"
+#include "server/mcp_http.h"
 #include "server/request_checks.h"
+#include "server/served_backend.h"
 #include "server_routes.h"
 
 namespace core {
@@ -85,6 +89,7 @@ Result<ServerOptions> ServerOptions::from_environment(const EnvLookup& env,
     o.body_limit = static_cast<size_t>(body_limit);
     if (auto v = env("API_KEY"); v && !v->empty()) o.api_key = *v;
     if (auto v = env("DGEM_SERVER_KEY"); v && !v->empty()) o.server_keys = split_list(*v);
+    if (auto v = env("METRICS_KEY"); v && !v->empty()) o.metrics_key = *v;
     if (auto v = env("DEFAULT_SAMPLES"); v && !v->empty()) {
         bool ok = *v == "auto";
         if (!ok) {
@@ -130,6 +135,78 @@ struct DecisionServer::Impl {
     int bound_port = -1;
     std::atomic<bool> running{false};
     std::unique_ptr<server::Routes> routes;
+    ServerMetrics metrics;
+    std::unique_ptr<server::GatewayRoutes> gateway;
+    std::unique_ptr<server::McpHttp> mcp;
+
+    // The routes' objects over the backend: every route's decisions are counted into the
+    // metrics; MCP's tools take their decision slots through the backend, as they cannot hold
+    // one themselves.
+    void make_routes() {
+        auto metered = std::make_shared<server::MeteredBackend>(backend, metrics);
+        routes = std::make_unique<server::Routes>(metered, options, *admission, metrics);
+        gateway = std::make_unique<server::GatewayRoutes>(*routes, options.catalog);
+        mcp = std::make_unique<server::McpHttp>(
+            std::make_shared<server::AdmittedBackend>(metered, *admission, metrics),
+            options.catalog, options.version);
+    }
+
+    // dgem's gateway routes, MCP over HTTP and the metrics.
+    void add_gateway_routes(httplib::Server& http) {
+        Impl* self = this;
+        auto authed = [self](auto handler) {
+            return [self, handler](const httplib::Request& req, httplib::Response& res) {
+                if (self->authorised(req, res)) handler(req, res);
+            };
+        };
+        http.Get("/api/templates",
+                 authed([self](const httplib::Request& req, httplib::Response& res) {
+                     self->gateway->templates(req, res);
+                 }));
+        auto decide = authed([self](const httplib::Request& req, httplib::Response& res) {
+            self->gateway->decide(req, res);
+        });
+        http.Post("/api/decide", decide);
+        http.Post(R"(/api/decide/.+)", decide);  // any name: the catalog says which exist
+        http.Post("/mcp", authed([self](const httplib::Request& req, httplib::Response& res) {
+                      self->mcp->post(req, res);
+                  }));
+        http.Get("/mcp", authed(&server::McpHttp::not_allowed));
+        http.Delete("/mcp", authed(&server::McpHttp::not_allowed));
+        http.Get("/metrics", [self](const httplib::Request& req, httplib::Response& res) {
+            self->serve_metrics(req, res);
+        });
+    }
+
+    // GET /metrics: open, or behind METRICS_KEY (a bearer token of its own) when set.
+    void serve_metrics(const httplib::Request& req, httplib::Response& res) {
+        if (!options.metrics_key.empty() &&
+            !constant_time_equal(req.get_header_value("Authorization"),
+                                 "Bearer " + options.metrics_key)) {
+            res.status = 401;
+            res.set_content(json_error(req.has_header("Authorization")
+                                           ? "wrong bearer token for /metrics"
+                                           : "missing bearer token (Authorization: Bearer "
+                                             "<METRICS_KEY>)",
+                                       "authentication_error"),
+                            "application/json");
+            return;
+        }
+        ServerMetrics::Snapshot snap;
+        snap.version = options.version;
+        snap.model = options.model_name;
+        const auto counts = admission->counts();
+        snap.inflight = counts.inflight;
+        snap.queued = counts.queued;
+        snap.max_inflight = options.max_inflight;
+        engine::CancelToken none;
+        if (auto h = backend->health(none)) {
+            snap.device = h->device;
+            if (snap.model.empty()) snap.model = h->model;
+            snap.engine = h->raw;
+        }
+        res.set_content(metrics.render(snap), ServerMetrics::kContentType);
+    }
 
     // Checks API_KEY and DGEM_SERVER_KEY; on failure fills a 401 and returns false.
     bool authorised(const httplib::Request& req, httplib::Response& res) const {
@@ -163,9 +240,10 @@ struct DecisionServer::Impl {
         return true;
     }
 
-    void log(const httplib::Request& req, const httplib::Response& res) const {
-        if (!options.access_log) return;
+    void log(const httplib::Request& req, const httplib::Response& res) {
         const double ms = base::ms_since(request_started);
+        metrics.record_request(req.path, req.method, res.status, ms / 1000.0);
+        if (!options.access_log) return;
         char line[512];
         // Path only: query strings and headers (tokens, keys) never reach the log.
         std::snprintf(line, sizeof line, "%s %s %s %d %zu bytes %.1f ms", req.remote_addr.c_str(),
@@ -198,7 +276,7 @@ Result<void> DecisionServer::start() {
     s.admission = std::make_unique<AdmissionGate>(AdmissionGate::Limits{
         s.options.max_inflight, s.options.max_queue,
         std::chrono::milliseconds(static_cast<int64_t>(s.options.inflight_wait_s) * 1000)});
-    s.routes = std::make_unique<server::Routes>(s.backend, s.options, *s.admission);
+    s.make_routes();
     auto& http = s.http;
     const int threads = std::max(4, s.options.threads);
     http.new_task_queue = [threads] {
@@ -237,26 +315,27 @@ Result<void> DecisionServer::start() {
                                        "server_error"),
                             "application/json");
         });
-    http.set_error_handler(httplib::Server::HandlerWithResponse(
-        [](const httplib::Request& req, httplib::Response& res) {
-            if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-            if (res.status == 413)
-                res.set_content(json_error("request body over the server's limit (MAX_BODY_BYTES)",
-                                           "invalid_request_error"),
-                                "application/json");
-            else if (res.status == 404)
-                res.set_content(
-                    json_error(
-                        "unknown route " + req.method + " " + req.path +
-                            " (routes: GET /health, POST /v1/chat/completions, POST /v1/systemone)",
-                        "invalid_request_error"),
-                    "application/json");
-            else
-                res.set_content(
-                    json_error("HTTP " + std::to_string(res.status), "invalid_request_error"),
-                    "application/json");
-            return httplib::Server::HandlerResponse::Handled;
-        }));
+    http.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request& req,
+                                                                   httplib::Response& res) {
+        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+        if (res.status == 413)
+            res.set_content(json_error("request body over the server's limit (MAX_BODY_BYTES)",
+                                       "invalid_request_error"),
+                            "application/json");
+        else if (res.status == 404)
+            res.set_content(
+                json_error("unknown route " + req.method + " " + req.path.substr(0, 200) +
+                               " (routes: GET /health, GET /metrics, POST /v1/chat/completions, "
+                               "POST /v1/systemone, GET /api/templates, POST /api/decide, POST "
+                               "/api/decide/{template}, POST /mcp)",
+                           "invalid_request_error"),
+                "application/json");
+        else
+            res.set_content(
+                json_error("HTTP " + std::to_string(res.status), "invalid_request_error"),
+                "application/json");
+        return httplib::Server::HandlerResponse::Handled;
+    }));
 
     auto health = [self](const httplib::Request&, httplib::Response& res) {
         self->routes->health(res);
@@ -276,6 +355,8 @@ Result<void> DecisionServer::start() {
     http.Post("/rawPredict", post(&server::Routes::chat_completions));
     http.Post("/v1/systemone", post(&server::Routes::systemone));
     http.Post("/invoke/v1/systemone", post(&server::Routes::systemone));
+
+    s.add_gateway_routes(http);
 
     // httplib listens with a backlog of 5 (CPPHTTPLIB_LISTEN_BACKLOG, fixed in Debian's build of
     // the library): 32 clients connecting at once overflowed it, and each dropped SYN cost its

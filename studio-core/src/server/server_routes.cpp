@@ -17,6 +17,7 @@
 #include "core/wire/openai_chat.h"
 #include "core/wire/structured_read.h"
 #include "core/wire/systemone.h"
+#include "server/replies.h"
 #include "server/request_checks.h"
 
 namespace core::server {
@@ -26,40 +27,6 @@ namespace {
 using json = nlohmann::json;
 using ojson = nlohmann::ordered_json;
 using wire::dump_safe;
-
-void reply_json(httplib::Response& res, int status, const std::string& body) {
-    res.status = status;
-    res.set_content(body, "application/json");
-}
-
-void reply_error(httplib::Response& res, int status, const std::string& message,
-                 const std::string& type = "invalid_request_error") {
-    reply_json(res, status, dump_safe(json{{"error", {{"message", message}, {"type", type}}}}));
-}
-
-// The status a Backend error maps to; `bad_input_status` is 400 on chat, 422 on /v1/systemone.
-void reply_backend_error(httplib::Response& res, const engine::Error& e, int bad_input_status) {
-    switch (e.kind) {
-        case engine::ErrorKind::BadInput:
-            return reply_error(
-                res, bad_input_status, e.message,
-                bad_input_status == 422 ? "validation_error" : "invalid_request_error");
-        case engine::ErrorKind::Remote:
-            return reply_error(res, 502, e.message, "server_error");
-        case engine::ErrorKind::Cancelled:
-            return reply_error(res, 503, "cancelled: the server is stopping", "overloaded");
-        case engine::ErrorKind::Engine:
-            return reply_error(res, 500, e.message, "server_error");
-    }
-}
-
-void set_server_timing(httplib::Response& res, double ms) {
-    char value[64];
-    std::snprintf(value, sizeof value, "decide;dur=%.2f", ms);
-    res.set_header("Server-Timing", value);
-    std::snprintf(value, sizeof value, "%.2f", ms);
-    res.set_header("X-Inference-Time-Ms", value);
-}
 
 std::string completion_id() {
     static std::atomic<uint64_t> counter{0};
@@ -75,18 +42,6 @@ int64_t unix_now() {
         .count();
 }
 
-// Parses a request body; a malformed one is a 400 naming the parse position.
-// Ill-formed UTF-8 (its offset and field named, its bytes never echoed), too deep nesting and
-// syntax errors are refused before any field is read.
-std::optional<ojson> parse_body(const httplib::Request& req, httplib::Response& res) {
-    ojson body;
-    if (auto error = read_body(req.body, body)) {
-        reply_error(res, 400, *error);
-        return std::nullopt;
-    }
-    return body;
-}
-
 std::optional<uint64_t> seed_of(const ojson& body, uint64_t fallback, httplib::Response& res) {
     if (!body.contains("seed") || body["seed"].is_null()) return fallback;
     if (!body["seed"].is_number_integer() || body["seed"].get<int64_t>() < 0) {
@@ -99,17 +54,21 @@ std::optional<uint64_t> seed_of(const ojson& body, uint64_t fallback, httplib::R
 }  // namespace
 
 Routes::Routes(std::shared_ptr<Backend> backend, const ServerOptions& options,
-               AdmissionGate& admission)
+               AdmissionGate& admission, ServerMetrics& metrics)
     : backend_(std::move(backend)),
       options_(options),
       model_(backend_->model_facts()),
-      admission_(admission) {}
+      admission_(admission),
+      metrics_(metrics) {}
 
 // MAX_INFLIGHT decisions run at once; the rest wait their turn (FIFO) up to INFLIGHT_WAIT_S in a
 // queue of MAX_QUEUE, and only then get 503 overloaded with Retry-After.
 std::optional<AdmissionGate::Ticket> Routes::admit(httplib::Response& res) {
+    const auto started = std::chrono::steady_clock::now();
     auto got = admission_.acquire();
-    if (auto* ticket = std::get_if<AdmissionGate::Ticket>(&got)) return std::move(*ticket);
+    const bool admitted = std::holds_alternative<AdmissionGate::Ticket>(got);
+    metrics_.record_admission(base::seconds_since(started), admitted);
+    if (admitted) return std::move(std::get<AdmissionGate::Ticket>(got));
     const auto refusal = std::get<AdmissionGate::Refusal>(got);
     res.set_header("Retry-After", std::to_string(options_.retry_after_s));
     reply_error(res, 503,
@@ -181,25 +140,6 @@ void Routes::chat_completions(const httplib::Request& req, httplib::Response& re
     return generative_form(*body, res);
 }
 
-namespace {
-
-// Schema keys the server supplies when a request leaves them out (DEFAULT_*).
-void apply_defaults(ojson& schema, const ServerOptions& o) {
-    auto fill = [&](const char* key, const std::string& value, bool numeric_ok) {
-        if (value.empty() || schema.contains(key)) return;
-        if (numeric_ok && value != "auto")
-            schema[key] = std::stoi(value);
-        else
-            schema[key] = value;
-    };
-    fill("samples", o.default_samples, true);
-    fill("layout", o.default_layout, false);
-    fill("isolate", o.default_isolate, false);
-    fill("seed_token", o.default_seed_token, false);
-}
-
-}  // namespace
-
 void Routes::decision_form(const ojson& body, wire::ChatDecisionCall call, httplib::Response& res) {
     apply_defaults(call.schema, options_);
     auto schema = parse_schema(call.schema, "system message (schema)");
@@ -215,18 +155,36 @@ void Routes::decision_form(const ojson& body, wire::ChatDecisionCall call, httpl
     if (!seed) return;
 
     DecideRequest request{std::move(*schema), std::move(state), *seed, std::move(call.images)};
-    if (auto over = over_model_len(request)) return reply_error(res, 400, *over);
+    auto run = run_decision(request, res);
+    if (!run) return;
+    const std::string model =
+        model_of(body, options_.model_name.empty() ? run->decision.model : options_.model_name);
+    set_server_timing(res, run->decide_ms);
+    reply_json(
+        res, 200,
+        dump_safe(wire::chat_decision_reply(run->decision, completion_id(), unix_now(), model)));
+}
+
+std::optional<Routes::DecisionRun> Routes::run_decision(const DecideRequest& request,
+                                                        httplib::Response& res,
+                                                        int bad_input_status,
+                                                        const std::string& bad_input_type) {
+    if (auto over = over_model_len(request)) {
+        reply_error(res, bad_input_status, *over, bad_input_type);
+        return std::nullopt;
+    }
+    const auto queued = std::chrono::steady_clock::now();
     auto admission = admit(res);
-    if (!admission) return;
+    if (!admission) return std::nullopt;
     const auto started = std::chrono::steady_clock::now();
+    const double queue_wait_ms = base::ms_since(queued);
     auto decision = backend_->decide(request, {}, engine::CancelToken{});
     const double ms = base::ms_since(started);
-    if (!decision) return reply_backend_error(res, decision.error(), 400);
-    const std::string model =
-        model_of(body, options_.model_name.empty() ? decision->model : options_.model_name);
-    set_server_timing(res, ms);
-    reply_json(res, 200,
-               dump_safe(wire::chat_decision_reply(*decision, completion_id(), unix_now(), model)));
+    if (!decision) {
+        reply_backend_error(res, decision.error(), bad_input_status);
+        return std::nullopt;
+    }
+    return DecisionRun{std::move(*decision), queue_wait_ms, ms};
 }
 
 std::optional<std::string> Routes::generation_over_model_len(const GenerateRequest& request) const {
@@ -438,19 +396,12 @@ void Routes::systemone(const httplib::Request& req, httplib::Response& res) {
     auto seed = seed_of(b, 42, res);
     if (!seed) return;
     DecideRequest request{std::move(*schema), b["state"], *seed, std::move(call->images)};
-    if (auto over = over_model_len(request))
-        return reply_error(res, 422, *over, "validation_error");
-
-    auto admission = admit(res);
-    if (!admission) return;
-    const auto started = std::chrono::steady_clock::now();
-    auto decision = backend_->decide(request, {}, engine::CancelToken{});
-    const double ms = base::ms_since(started);
-    if (!decision) return reply_backend_error(res, decision.error(), 422);
+    auto run = run_decision(request, res, 422, "validation_error");
+    if (!run) return;
     const std::string model =
-        model_of(b, options_.model_name.empty() ? decision->model : options_.model_name);
-    set_server_timing(res, ms);
-    reply_json(res, 200, dump_safe(wire::systemone_reply(*decision, model)));
+        model_of(b, options_.model_name.empty() ? run->decision.model : options_.model_name);
+    set_server_timing(res, run->decide_ms);
+    reply_json(res, 200, dump_safe(wire::systemone_reply(run->decision, model)));
 }
 
 }  // namespace core::server

@@ -11,6 +11,7 @@
 #include "core/decide/backend.h"
 #include "core/server/admission.h"
 #include "core/server/decision_server.h"
+#include "core/server/metrics.h"
 #include "core/wire/chat_decision.h"
 #include "core/wire/openai_chat.h"
 
@@ -18,12 +19,27 @@ namespace core::server {
 
 class Routes {
   public:
-    Routes(std::shared_ptr<Backend> backend, const ServerOptions& options,
-           AdmissionGate& admission);
+    Routes(std::shared_ptr<Backend> backend, const ServerOptions& options, AdmissionGate& admission,
+           ServerMetrics& metrics);
 
     void health(httplib::Response& res);
     void chat_completions(const httplib::Request& req, httplib::Response& res);
     void systemone(const httplib::Request& req, httplib::Response& res);
+
+    // A decision run for a route: checked against MAX_MODEL_LEN (a `bad_input_status` reply
+    // of `bad_input_type` when it does not fit), admitted (503 when refused) and decided (a
+    // backend failure's reply). nullopt when the reply is already filled.
+    struct DecisionRun {
+        Decision decision;
+        double queue_wait_ms = 0;  // waiting for a decision slot
+        double decide_ms = 0;      // the backend's decision
+    };
+    std::optional<DecisionRun> run_decision(
+        const DecideRequest& request, httplib::Response& res, int bad_input_status = 400,
+        const std::string& bad_input_type = "invalid_request_error");
+
+    const std::shared_ptr<Backend>& backend() const { return backend_; }
+    const ServerOptions& options() const { return options_; }
 
   private:
     // A decision slot, or nullopt with the 503 reply already filled.
@@ -49,6 +65,7 @@ class Routes {
     const ServerOptions& options_;
     std::optional<ModelFacts> model_;  // the backend's model, where it holds one
     AdmissionGate& admission_;
+    ServerMetrics& metrics_;
 };
 
 }  // namespace core::server

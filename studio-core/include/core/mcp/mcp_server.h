@@ -44,6 +44,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/decide/backend.h"
+#include "core/policy/policy_catalog.h"
 
 namespace core::mcp {
 
@@ -59,9 +60,9 @@ using BackendProvider = std::function<Result<std::shared_ptr<Backend>>()>;
 struct ServerOptions {
     std::string name = "dgem";
     std::string version;  // serverInfo.version (DS_VERSION)
-    // A folder of the user's policies (list_policy_templates lists them, decide_policy finds
-    // them by name); empty for none.
-    std::filesystem::path policies_dir;
+    // The policies list_policy_templates lists and decide_policy finds by name, and the only
+    // ones it can use: a template is never given by path (core/policy/policy_catalog.h).
+    PolicyCatalog catalog;
     // Where notifications we send (notifications/progress) go, as complete lines; may be empty.
     std::function<void(const std::string&)> send;
     // Diagnostics for a person (the command writes them to stderr); may be empty.

@@ -6,6 +6,13 @@
 //                                        generative form (stream: true -> SSE chunks, [DONE]),
 //                                        structured read (vllm_xargs.diffusion_seed_canvas)
 //   POST /v1/systemone                   Jev's request shape
+//   GET  /api/templates, POST /api/decide[/{template}]   dgem's gateway REST routes, on the
+//                                        policies of `catalog` only (core/wire/gateway.h)
+//   POST /mcp                            MCP over Streamable HTTP, stateless, JSON replies, the
+//                                        tools of `dgem mcp` (core/mcp/mcp_server.h)
+//   GET  /metrics                        Prometheus text (core/server/metrics.h); open like
+//                                        /health, or behind METRICS_KEY (bearer) when set
+// Every POST (and /api/templates) takes the same auth (API_KEY, DGEM_SERVER_KEY).
 // Settings follow dgem's serving image (ServerOptions::from_environment). It never crashes on
 // a request and never logs a key; access log lines carry method, path, status and time.
 // Start it in-process on port 0 for tests: start(), port(), stop().
@@ -18,6 +25,7 @@
 
 #include "core/config/config.h"
 #include "core/decide/backend.h"
+#include "core/policy/policy_catalog.h"
 #include "engine/engine.h"
 
 namespace core {
@@ -48,12 +56,15 @@ struct ServerOptions {
     int batch_max_reads = 32;    // MAX_BATCH_READS: slot reads in one batch (1: no batching)
     double batch_wait_ms = 1.0;  // BATCH_WAIT_MS: longest wait of a batch of two or more
     int prefix_cache_mb = -1;    // PREFIX_CACHE_MB: encoded prompts kept (-1: engine default)
-    std::string model_name;      // reported in /health and replies
-    std::string version;         // reported in /health
+    std::string metrics_key;     // METRICS_KEY: GET /metrics needs "Authorization: Bearer <key>"
+    // The policies the gateway routes and MCP's decide_policy may name (by name only).
+    PolicyCatalog catalog;
+    std::string model_name;  // reported in /health and replies
+    std::string version;     // reported in /health
     // One line per request, without secrets; null: no access log.
     std::function<void(const std::string&)> access_log;
 
-    // Reads PORT, API_KEY, DGEM_SERVER_KEY, MAX_INFLIGHT, MAX_QUEUE, INFLIGHT_WAIT_S,
+    // Reads PORT, API_KEY, DGEM_SERVER_KEY, METRICS_KEY, MAX_INFLIGHT, MAX_QUEUE, INFLIGHT_WAIT_S,
     // DEFAULT_SAMPLES, DEFAULT_LAYOUT,
     // DEFAULT_ISOLATE, DEFAULT_SEED_TOKEN, MAX_MODEL_LEN, MAX_TOKENS, GENERATION_TIMEOUT_S,
     // HTTP_IDLE_TIMEOUT, MAX_BODY_BYTES, MAX_BATCH_READS, BATCH_WAIT_MS over
