@@ -70,3 +70,11 @@ endif()
 if(TARGET core_tst_http_client)
   target_link_libraries(core_tst_http_client PRIVATE PkgConfig::HTTPLIB)
 endif()
+
+# dgem bench -t -d: datasets through a policy as the real binary on the tiny model (labelled,
+# unlabelled, killed and resumed, bad input).
+if(TARGET core_tst_dataset_e2e)
+  add_dependencies(core_tst_dataset_e2e dgem)
+  set_tests_properties(core_tst_dataset_e2e PROPERTIES TIMEOUT 1800
+                       ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=1200000")
+endif()
