@@ -119,8 +119,8 @@ int run_dataset_bench(const cli::Args& args) {
     auto backend = dgem::make_backend(args);
     if (!backend) return cli::fail(backend.error());
     std::shared_ptr<core::Backend> shared(std::move(backend.value()));
-    ds::DatasetRunInput input{std::move(*plan), std::move(*settings),
-                              report ? std::string() : output};
+    ds::DatasetRunInput input{
+        std::move(*plan), std::move(*settings), report ? std::string() : output, {}};
     std::optional<engine::Result<ds::DatasetResult>> ran;
     with_progress(input.settings.journal_path,
                   [&](const ev::RunProgressFn& progress, const engine::CancelToken& cancel) {

@@ -116,27 +116,31 @@ Result<JournalState> resume_journal(const std::string& jp, const json& now) {
 class DatasetStream : public eval::ItemStream {
   public:
     DatasetStream(const DatasetPlan& plan, DataReader& reader, eval::JournalWriter& journal,
-                  std::size_t next_row)
-        : plan_(plan), reader_(reader), journal_(journal), next_write_(next_row) {}
+                  std::size_t next_row,
+                  const std::function<void(const DataRow&, const RowOutcome&)>& on_row)
+        : plan_(plan), reader_(reader), journal_(journal), next_write_(next_row), on_row_(on_row) {}
 
     std::optional<eval::StreamedItem> next() override {
-        if (!reader_.next(row_) || row_.number > plan_.shape.rows) return std::nullopt;
-        eval::StreamedItem item = row_item(plan_, row_);
-        auto& expected = expected_[item.seq];
+        DataRow row;
+        if (!reader_.next(row) || row.number > plan_.shape.rows) return std::nullopt;
+        eval::StreamedItem item = row_item(plan_, row);
+        InFlight& f = in_flight_[item.seq];
         for (const auto& q : item.item.questions)
-            if (!q.expected.empty()) expected[q.id] = q.expected;
+            if (!q.expected.empty()) f.expected[q.id] = q.expected;
+        if (on_row_) f.row = std::move(row);
         return item;
     }
 
     Result<void> finished(std::size_t seq, eval::ItemRecord record) override {
-        RowOutcome o{seq, std::move(record), {}};
-        if (auto e = expected_.find(seq); e != expected_.end()) {
-            o.expected = std::move(e->second);
-            expected_.erase(e);
-        }
-        waiting_.emplace(seq, std::move(o));
+        auto f = in_flight_.find(seq);
+        waiting_.emplace(
+            seq, std::make_pair(RowOutcome{seq, std::move(record), std::move(f->second.expected)},
+                                std::move(f->second.row)));
+        in_flight_.erase(f);
         while (!waiting_.empty() && waiting_.begin()->first == next_write_) {
-            if (auto w = journal_.append(waiting_.begin()->second.to_json()); !w) return w;
+            const auto& [outcome, row] = waiting_.begin()->second;
+            if (auto w = journal_.append(outcome.to_json()); !w) return w;
+            if (on_row_) on_row_(row, outcome);
             waiting_.erase(waiting_.begin());
             ++next_write_;
         }
@@ -149,10 +153,15 @@ class DatasetStream : public eval::ItemStream {
     const DatasetPlan& plan_;
     DataReader& reader_;
     eval::JournalWriter& journal_;
-    DataRow row_;
+    struct InFlight {
+        std::map<std::string, std::string> expected;
+        DataRow row;  // kept only for on_row
+    };
     std::size_t next_write_;  // the row number the journal takes next
-    std::map<std::size_t, std::map<std::string, std::string>> expected_;  // rows in flight
-    std::map<std::size_t, RowOutcome> waiting_;  // finished, behind an earlier row in flight
+    const std::function<void(const DataRow&, const RowOutcome&)>& on_row_;
+    std::map<std::size_t, InFlight> in_flight_;
+    // Finished, behind an earlier row still in flight.
+    std::map<std::size_t, std::pair<RowOutcome, DataRow>> waiting_;
 };
 
 }  // namespace
@@ -188,7 +197,7 @@ Result<DatasetResult> run_dataset(std::shared_ptr<Backend> backend, const Datase
     DataRow skipped;
     for (std::size_t i = 0; i < state.rows && (*reader)->next(skipped); ++i) {
     }
-    DatasetStream stream(plan, **reader, journal, state.rows + 1);
+    DatasetStream stream(plan, **reader, journal, state.rows + 1, input.on_row);
     eval::EvalRunner runner(std::move(backend), input.settings);
     auto ran =
         runner.run_stream(stream, {plan.shape.rows, state.rows, state.failed}, progress, cancel);
@@ -203,29 +212,20 @@ Result<DatasetResult> run_dataset(std::shared_ptr<Backend> backend, const Datase
     return result;
 }
 
-Result<DatasetSummary> summarize_dataset(const DatasetPlan& plan, const std::string& journal_path,
-                                         const std::string& output_path) {
+Result<std::size_t> visit_journal_rows(
+    const DatasetPlan& plan, const std::string& journal_path,
+    const std::function<Result<void>(const DataRow&, const RowOutcome&)>& visit) {
     std::ifstream journal(journal_path, std::ios::binary);
     if (!journal) return engine::bad_input(journal_path + ": cannot read the journal");
     auto reader = DataReader::open(plan.data_path);
     if (!reader) return reader.error();
-    std::unique_ptr<ResultWriter> writer;
-    if (!output_path.empty()) {
-        auto w = ResultWriter::open(output_path, plan);
-        if (!w) return w.error();
-        writer = std::move(*w);
-    }
-    DatasetSummary summary = empty_summary(plan);
     std::string line;
     std::getline(journal, line);  // the header
-    std::size_t n = 1;
+    std::size_t n = 1, visited = 0;
     DataRow row;
     while ((*reader)->next(row) && row.number <= plan.shape.rows) {
         ++n;
-        if (!std::getline(journal, line) || journal.eof())
-            return engine::bad_input(journal_path + ": holds " + std::to_string(row.number - 1) +
-                                     " of " + std::to_string(plan.shape.rows) +
-                                     " rows; run again with --resume to finish");
+        if (!std::getline(journal, line) || journal.eof()) break;
         const json j = json::parse(line, nullptr, false);
         auto o = j.is_object() ? RowOutcome::from_json(j)
                                : Result<RowOutcome>(engine::bad_input("not a journal record"));
@@ -237,10 +237,32 @@ Result<DatasetSummary> summarize_dataset(const DatasetPlan& plan, const std::str
                                      std::to_string(o->row) + " (id " + o->record.id +
                                      ") where the data file has row " + std::to_string(row.number) +
                                      " (id " + row.id + ")");
-        tally(summary, row, *o);
-        if (writer)
-            if (auto w = writer->write(row, *o); !w) return w.error();
+        if (auto v = visit(row, *o); !v) return v.error();
+        ++visited;
     }
+    return visited;
+}
+
+Result<DatasetSummary> summarize_dataset(const DatasetPlan& plan, const std::string& journal_path,
+                                         const std::string& output_path) {
+    std::unique_ptr<ResultWriter> writer;
+    if (!output_path.empty()) {
+        auto w = ResultWriter::open(output_path, plan);
+        if (!w) return w.error();
+        writer = std::move(*w);
+    }
+    DatasetSummary summary = empty_summary(plan);
+    auto visited = visit_journal_rows(plan, journal_path,
+                                      [&](const DataRow& row, const RowOutcome& o) -> Result<void> {
+                                          tally(summary, row, o);
+                                          if (writer) return writer->write(row, o);
+                                          return {};
+                                      });
+    if (!visited) return visited.error();
+    if (*visited < plan.shape.rows)
+        return engine::bad_input(journal_path + ": holds " + std::to_string(*visited) + " of " +
+                                 std::to_string(plan.shape.rows) +
+                                 " rows; run again with --resume to finish");
     if (writer)
         if (auto c = writer->commit(); !c) return c.error();
     return summary;

@@ -14,6 +14,7 @@
 // renamed into place at the end: an interrupted run leaves its journal, never a half output.
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -30,6 +31,9 @@ struct DatasetRunInput {
     DatasetPlan plan;
     eval::RunSettings settings;  // journal_path required; resume continues it
     std::string output_path;     // .csv or .jsonl; empty: none
+    // Called (on a worker thread, one call at a time, in row order) with each row as it is
+    // journaled: for a view that fills as rows finish.
+    std::function<void(const DataRow&, const RowOutcome&)> on_row;
 };
 
 struct DatasetResult {
@@ -46,6 +50,12 @@ struct DatasetResult {
 // field), the output file.
 Result<DatasetResult> run_dataset(std::shared_ptr<Backend> backend, const DatasetRunInput& input,
                                   const eval::RunProgressFn& progress, const CancelToken& cancel);
+
+// Visits the rows a run's journal holds (rows 1..k, in order) beside the data rows they answer;
+// returns k. Errors name the journal line or the row that does not match, or come from `visit`.
+Result<std::size_t> visit_journal_rows(
+    const DatasetPlan& plan, const std::string& journal_path,
+    const std::function<Result<void>(const DataRow&, const RowOutcome&)>& visit);
 
 // The summary of a finished run from its journal and data file, writing `output_path` when
 // given. Errors name the journal line or the row that does not match.
