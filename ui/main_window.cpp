@@ -2,14 +2,18 @@
 #include "ui/main_window.h"
 
 #include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListView>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolButton>
@@ -18,6 +22,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <filesystem>
 
+#include "core/dataset/data_rows.h"
 #include "ui/canvas/canvas_model.h"
 #include "ui/canvas/canvas_view.h"
 #include "ui/compare/compare_window.h"
@@ -50,6 +55,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
       files_(new PolicyFiles(library_, document_, this, options.initial_policy)) {
     setWindowTitle(tr("Decision Studio"));
     setObjectName(QStringLiteral("mainWindow"));
+    setAcceptDrops(true);  // a .csv/.jsonl dropped here opens in the Data view
     buildLayout();
     buildActions();
 
@@ -248,6 +254,46 @@ BenchWindow* MainWindow::showBench() {
     return bench_;
 }
 
+DataWindow* MainWindow::showData() {
+    if (!data_) {
+        data_ = new DataWindow(
+            options_.bench.runs_dir.isEmpty()
+                ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/runs"
+                : options_.bench.runs_dir,
+            this);
+        data_->setWindowFlag(Qt::Window);
+        data_->setWindowTitle(tr("Data — Decision Studio"));
+        data_->resize(1300, 900);
+        // A row opens as the policy it went through, rendered with the row's variables.
+        connect(data_, &DataWindow::openRowRequested, this,
+                [this](const QString&, const QString& variables) {
+                    document_->setVariables(nlohmann::json::parse(variables.toStdString()));
+                    raise();
+                    activateWindow();
+                });
+    }
+    data_->openPolicy(document_->path());
+    data_->setBackend(session_->backend());
+    const core::EndpointProfile* profile = endpoints_.activeProfile();
+    QString error;
+    if (!session_->backend() && profile && !session_->buildingFor(*profile))
+        startBackend(*profile, &error);  // the view's Run enables once it is built
+    data_->show();
+    data_->raise();
+    return data_;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && core::dataset::data_format_for(urls[0].toLocalFile().toStdString()))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1) showData()->openData(urls[0].toLocalFile());
+}
+
 CompareWindow* MainWindow::showCompare() {
     if (!compare_view_) {
         compare_view_ = new CompareWindow(this);
@@ -287,6 +333,7 @@ void MainWindow::activeProfileChanged() {
     const bool kept = session_->select(p);
     if (!kept) load_status_->hide();
     runner_->setBackend(session_->backend());
+    if (data_) data_->setBackend(session_->backend());
     updateImageChips();
     endpoint_label_->setText(p ? QString::fromStdString(p->summary()) : tr("No endpoint"));
     loadTokenizer();

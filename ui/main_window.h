@@ -21,6 +21,7 @@
 #include "core/reports/report.h"
 #include "engine/tokenizer.h"
 #include "ui/bench/bench_window.h"
+#include "ui/data/data_window.h"
 
 class QAction;
 class QLabel;
@@ -98,6 +99,9 @@ class MainWindow : public QMainWindow {
     void showEndpoints();
     // The Bench view (created on first use, a window of its own).
     BenchWindow* showBench();
+    // The Data view (created on first use, a window of its own): a CSV/JSONL file through the
+    // open policy on the active endpoint. A .csv/.jsonl dropped on this window opens there.
+    DataWindow* showData();
     // Opens a policy source that has no file yet (a bench item) as an unsaved document.
     void openUnsaved(const QString& name, const QString& source);
 
@@ -126,6 +130,8 @@ class MainWindow : public QMainWindow {
 
   protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
   private:
     // main_window_actions.cpp: the menus and the toolbar.
@@ -189,6 +195,7 @@ class MainWindow : public QMainWindow {
     QLabel* endpoint_label_ = nullptr;
     QWidget* reload_bar_ = nullptr;
     BenchWindow* bench_ = nullptr;
+    DataWindow* data_ = nullptr;
     CompareWindow* compare_view_ = nullptr;
     QLabel* reload_label_ = nullptr;
 

@@ -95,6 +95,8 @@ void MainWindow::buildRunMenu() {
                         &MainWindow::showEndpoints);
     run_menu->addAction(tr("&Bench…"), QKeySequence(Qt::CTRL | Qt::Key_B), this,
                         [this] { showBench(); });
+    run_menu->addAction(tr("&Data…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D), this,
+                        [this] { showData(); });
 }
 
 void MainWindow::buildViewMenu() {

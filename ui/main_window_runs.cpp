@@ -139,6 +139,7 @@ void MainWindow::onBackendFailed(const engine::Error& error) {
 void MainWindow::onBackendBuilt(const std::shared_ptr<core::Backend>& backend) {
     load_status_->hide();
     runner_->setBackend(backend);
+    if (data_) data_->setBackend(backend);
     updateImageChips();
     statusBar()->showMessage(tr("Ready: %1").arg(QString::fromStdString(backend->describe())),
                              5000);

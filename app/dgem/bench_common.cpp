@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <iostream>
 #include <mutex>
+#include <optional>
 
 namespace dgem::bench {
 
@@ -126,8 +127,9 @@ engine::Result<core::eval::RunSettings> run_settings(const cli::Args& args,
     return s;
 }
 
-engine::Result<core::eval::BenchResult> run_with_progress(std::shared_ptr<core::Backend> backend,
-                                                          core::eval::BenchRunInput input) {
+void with_progress(
+    const std::string& journal,
+    const std::function<void(const core::eval::RunProgressFn&, const engine::CancelToken&)>& body) {
     engine::CancelToken cancel;
     g_cancel = &cancel;
     struct sigaction sa {};
@@ -139,7 +141,6 @@ engine::Result<core::eval::BenchResult> run_with_progress(std::shared_ptr<core::
     sigaction(SIGTERM, &sa, &old_term);
 
     const bool tty = ::isatty(STDERR_FILENO) == 1;
-    const std::string journal = input.settings.journal_path;
     std::mutex out;
     bool first = true;
     auto progress = [&](const core::eval::RunProgress& p) {
@@ -167,12 +168,22 @@ engine::Result<core::eval::BenchResult> run_with_progress(std::shared_ptr<core::
                       << eta_text(p.eta_s) << ")\n";
         }
     };
-    auto result = core::eval::run_bench(std::move(backend), std::move(input), progress, cancel);
+    body(progress, cancel);
     sigaction(SIGINT, &old_int, nullptr);
     sigaction(SIGTERM, &old_term, nullptr);
     g_cancel = nullptr;
-    if (tty && result && result->run.cancelled) std::cerr << "\n";
-    return result;
+    if (tty && cancel.cancelled()) std::cerr << "\n";
+}
+
+engine::Result<core::eval::BenchResult> run_with_progress(std::shared_ptr<core::Backend> backend,
+                                                          core::eval::BenchRunInput input) {
+    const std::string journal = input.settings.journal_path;
+    std::optional<engine::Result<core::eval::BenchResult>> result;
+    with_progress(
+        journal, [&](const core::eval::RunProgressFn& progress, const engine::CancelToken& cancel) {
+            result = core::eval::run_bench(std::move(backend), std::move(input), progress, cancel);
+        });
+    return std::move(*result);
 }
 
 std::variant<core::eval::BenchResult, int> run_on_endpoint(const cli::Args& args,

@@ -3,6 +3,7 @@
 // --item-timeout, --retries, --resume, --journal, -o, --json), the progress display (a bar on a
 // terminal, plain lines otherwise), Ctrl+C as cancel, and table formatting.
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <variant>
@@ -18,6 +19,12 @@ std::vector<cli::OptionSpec> runner_options();
 // Settings from the runner flags; `default_journal` is used without --journal and -o.
 engine::Result<core::eval::RunSettings> run_settings(const cli::Args& args,
                                                      const std::string& default_journal);
+
+// Runs `body` with the progress display on stderr (a bar on a terminal, plain lines otherwise;
+// `journal` is named in its first line); Ctrl+C (SIGINT) and SIGTERM fire the cancel token.
+void with_progress(
+    const std::string& journal,
+    const std::function<void(const core::eval::RunProgressFn&, const engine::CancelToken&)>& body);
 
 // Runs the bench on `backend` with the progress display on stderr; Ctrl+C (SIGINT) and SIGTERM
 // cancel the run.

@@ -4,6 +4,7 @@
 
 #include "backend_factory.h"
 #include "bench_common.h"
+#include "bench_dataset.h"
 #include "cli.h"
 #include "core/comparison/compare.h"
 #include "core/evaluation/eval_report.h"
@@ -49,6 +50,7 @@ void print_side_by_side(const core::compare::SuiteComparison& c, ev::RunMode mod
 }
 
 int run_bench(const cli::Args& args) {
+    if (args.has("template")) return dgem::bench::run_dataset_bench(args);
     auto path = args.find("dataset");
     if (!path)
         return cli::fail_bad_input(
@@ -138,8 +140,9 @@ int run_bench(const cli::Args& args) {
 
 DGEM_COMMAND(bench) {
     std::vector<cli::OptionSpec> options = {
-        {"dataset", 'd', "SUITE",
-         "dgem suite: one {id, domain, template, variables, expected, tier} a line"},
+        {"dataset", 'd', "SUITE|DATA",
+         "dgem suite: one {id, domain, template, variables, expected, tier} a line; with -t, a "
+         "dataset: .csv (header row) or .jsonl, one row per item"},
         {"mode", 'M', "MODE",
          "slot (slot readout), generative (generative JSON, parsed strictly) or both, side by "
          "side"},
@@ -148,6 +151,7 @@ DGEM_COMMAND(bench) {
         {"limit", 'n', "N", "at most N cases (0: all)"},
         {"tier", 'T', "TIER", "only cases of this tier"},
     };
+    for (auto& o : dgem::bench::dataset_options()) options.push_back(o);
     for (auto& o : dgem::bench::runner_options()) {
         if (o.long_name == "samples") o.help = "reads per question (default: each policy's own)";
         options.push_back(o);
@@ -157,7 +161,9 @@ DGEM_COMMAND(bench) {
         "bench",
         "run a dgem-format policy suite and score its expected answers",
         "dgem bench -d SUITE [-M slot|generative|both] [--local | -u URL] [-n N] [-w N] [--resume] "
-        "[-o FILE] [--json]",
+        "[-o FILE] [--json]\n"
+        "       dgem bench -t POLICY -d DATA.csv|DATA.jsonl [--map VAR=COLUMN ...] [-M ...] [-w N] "
+        "[--resume] [-o OUT.csv|OUT.jsonl|REPORT.html|REPORT.pdf] [--json]",
         "Renders each case's template with its variables (templates are found relative to the\n"
         "working directory, then the suite's folder and its parent, as dgem finds them), decides,\n"
         "and compares each expected answer (option, level or yes/no name) with the prediction.\n"
@@ -165,7 +171,15 @@ DGEM_COMMAND(bench) {
         "--resume continues an interrupted run. -M generative asks each case for one JSON\n"
         "object instead, parsed strictly (invalid replies count as wrong, with the reason);\n"
         "-M both asks both ways and prints accuracy, validity, latency, passes and agreement\n"
-        "side by side.",
+        "side by side.\n\n"
+        "With -t POLICY, -d is a dataset: every row through the policy, its columns the\n"
+        "template's variables by name (--map VAR=COLUMN renames), ground truth optional as\n"
+        "expected_<question> columns (JSONL: keys, or an \"expected\" object). Rows stream from\n"
+        "the file and go to the journal in row order; a row that fails is reported with its\n"
+        "number and id and the run goes on. -o OUT.csv|OUT.jsonl writes one row per data row\n"
+        "(input columns, then per question the answer, _p, _entropy, _hesitation, _agreement,\n"
+        "and with ground truth expected_<id> and _correct); -o REPORT.html|.pdf the report.\n"
+        "A labelled run prints accuracy per question, an unlabelled one the answers' spread.",
         options,
         run_bench};
 }

@@ -86,3 +86,11 @@ add_test(NAME core_node_mcp_http
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/node/run_mcp_http_test.sh $<TARGET_FILE:dgem>
                  ${CMAKE_BINARY_DIR} ${DS_TINY_MODEL_DIR})
 set_tests_properties(core_node_mcp_http PROPERTIES TIMEOUT 1800)
+
+# dgem bench -t -d: datasets through a policy as the real binary on the tiny model (labelled,
+# unlabelled, killed and resumed, bad input).
+if(TARGET core_tst_dataset_e2e)
+  add_dependencies(core_tst_dataset_e2e dgem)
+  set_tests_properties(core_tst_dataset_e2e PROPERTIES TIMEOUT 1800
+                       ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=1200000")
+endif()

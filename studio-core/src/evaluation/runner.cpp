@@ -68,8 +68,10 @@ void record_slot(const SuiteItem& item, const Decision& decision, ItemRecord& re
             rec.questions.clear();
             return;
         }
-        rec.questions.push_back({iq.id, iq.names, out->mean, out->hesitation});
+        rec.questions.push_back({iq.id, iq.names, out->mean, out->hesitation, out->agreement});
     }
+    rec.prompt_tokens = decision.prompt_tokens;
+    rec.cached_prompt_tokens = decision.cached_prompt_tokens;
 }
 
 // The generative side: the reply parsed strictly, its choices in the suite's vocabulary.
@@ -123,35 +125,6 @@ json samples_json(const std::optional<Samples>& s) {
     if (s->automatic) return "auto";
     return s->count;
 }
-
-// The journal's append side: one line per record, fsync'd before returning.
-class JournalWriter {
-  public:
-    Result<void> open(const std::string& path) {
-        path_ = path;
-        fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-        if (fd_ < 0)
-            return engine::bad_input(path + ": cannot open the journal (" + std::strerror(errno) +
-                                     ")");
-        return {};
-    }
-    Result<void> append(const json& record) {
-        if (fd_ < 0) return {};
-        auto r = write_all(fd_, record.dump(-1, ' ', false, json::error_handler_t::replace) + "\n",
-                           path_);
-        if (!r) return r;
-        if (::fsync(fd_) != 0)
-            return engine::bad_input(path_ + ": fsync failed (" + std::strerror(errno) + ")");
-        return {};
-    }
-    ~JournalWriter() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-
-  private:
-    std::string path_;
-    int fd_ = -1;
-};
 
 }  // namespace
 
@@ -213,12 +186,17 @@ Result<GenerativeRecord> GenerativeRecord::from_json(const json& j) {
 
 json ItemRecord::to_json() const {
     json qs = json::array();
-    for (const auto& q : questions)
-        qs.push_back(
-            {{"id", q.id}, {"names", q.names}, {"probs", q.probs}, {"hesitation", q.hesitation}});
+    for (const auto& q : questions) {
+        json jq = {
+            {"id", q.id}, {"names", q.names}, {"probs", q.probs}, {"hesitation", q.hesitation}};
+        if (q.agreement != 1) jq["agreement"] = q.agreement;
+        qs.push_back(std::move(jq));
+    }
     json j = {{"id", id},     {"ok", ok},       {"attempts", attempts}, {"latency_s", latency_s},
               {"seed", seed}, {"questions", qs}};
     if (slot_passes > 0) j["slot_passes"] = slot_passes;
+    if (prompt_tokens > 0) j["prompt_tokens"] = prompt_tokens;
+    if (cached_prompt_tokens > 0) j["cached_prompt_tokens"] = cached_prompt_tokens;
     if (generative) j["generative"] = generative->to_json();
     if (!ok) {
         j["error"] = error;
@@ -238,6 +216,8 @@ Result<ItemRecord> ItemRecord::from_json(const json& j) {
         r.error = j.value("error", "");
         r.error_kind = j.value("error_kind", "");
         r.slot_passes = j.value("slot_passes", 0);
+        r.prompt_tokens = j.value("prompt_tokens", 0);
+        r.cached_prompt_tokens = j.value("cached_prompt_tokens", 0);
         if (j.contains("generative")) {
             auto g = GenerativeRecord::from_json(j["generative"]);
             if (!g) return g.error();
@@ -249,6 +229,7 @@ Result<ItemRecord> ItemRecord::from_json(const json& j) {
             qr.names = q.at("names").get<std::vector<std::string>>();
             qr.probs = q.at("probs").get<std::vector<double>>();
             qr.hesitation = q.value("hesitation", 0.0);
+            qr.agreement = q.value("agreement", 1.0);
             if (qr.names.size() != qr.probs.size())
                 return engine::bad_input("question " + qr.id +
                                          ": names and probs differ in length");
@@ -293,6 +274,28 @@ bool transient(const Error& error) {
 }
 
 // ---- files -------------------------------------------------------------------------------
+
+Result<void> JournalWriter::open(const std::string& path) {
+    path_ = path;
+    fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0)
+        return engine::bad_input(path + ": cannot open the journal (" + std::strerror(errno) + ")");
+    return {};
+}
+
+Result<void> JournalWriter::append(const json& record) {
+    if (fd_ < 0) return {};
+    auto r =
+        write_all(fd_, record.dump(-1, ' ', false, json::error_handler_t::replace) + "\n", path_);
+    if (!r) return r;
+    if (::fsync(fd_) != 0)
+        return engine::bad_input(path_ + ": fsync failed (" + std::strerror(errno) + ")");
+    return {};
+}
+
+JournalWriter::~JournalWriter() {
+    if (fd_ >= 0) ::close(fd_);
+}
 
 Result<void> write_file_atomic(const std::string& path, const std::string& text) {
     const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
@@ -493,35 +496,33 @@ class AttemptWatch {
     std::thread thread_;  // last: started once the members above exist
 };
 
-// One run's shared state: the items to run, the workers' queue, the journal and the progress.
+// One run's shared state: the stream the workers pull items from, the attempts in flight and
+// the progress.
 class RunSession {
   public:
     RunSession(Backend& backend, const RunSettings& settings, const CancelToken& cancel,
-               JournalWriter& writer, std::map<std::string, ItemRecord>& done,
-               const RunProgressFn& progress, Clock::time_point started)
+               ItemStream& stream, const RunProgressFn& progress, Clock::time_point started)
         : backend_(backend),
           settings_(settings),
           cancel_(cancel),
-          writer_(writer),
-          done_(done),
+          stream_(stream),
           progress_(progress),
           started_(started) {}
 
-    // Runs `pending` on `workers` threads; the first journal failure, if any.
-    std::optional<Error> run(const Suite& suite, std::vector<const SuiteItem*> pending,
-                             int workers) {
-        pending_ = std::move(pending);
-        prog_.total = suite.items.size();
-        prog_.resumed = done_.size();
-        prog_.done = done_.size();
-        for (const auto& [id, r] : done_)
-            if (!r.ok) prog_.failed++;
+    // Runs the stream's items on `workers` threads (no more than `counts` leaves to run); the
+    // first error from the stream's finished(), if any.
+    std::optional<Error> run(const StreamCounts& counts, int workers) {
+        prog_.total = counts.total;
+        prog_.resumed = counts.resumed;
+        prog_.done = counts.resumed;
+        prog_.failed = counts.resumed_failed;
         if (progress_) progress_(prog_);
         AttemptWatch watch(cancel_, halt_);
         watch_ = &watch;
         std::vector<std::thread> threads;
+        const size_t left = counts.total > counts.resumed ? counts.total - counts.resumed : 0;
         const size_t n_threads =
-            std::min<size_t>(static_cast<size_t>(workers), std::max<size_t>(1, pending_.size()));
+            std::min<size_t>(static_cast<size_t>(workers), std::max<size_t>(1, left));
         for (size_t t = 0; t < n_threads; ++t) threads.emplace_back([this] { work(); });
         for (auto& t : threads) t.join();
         return fatal_;
@@ -623,11 +624,13 @@ class RunSession {
         return rec;
     }
 
-    // Journals a finished item and reports progress; false (and halts the run) when the
-    // journal cannot be written.
-    bool record(ItemRecord rec) {
+    // Hands a finished item to the stream and reports progress; false (and halts the run) when
+    // the stream cannot keep it.
+    bool record(std::size_t seq, ItemRecord rec) {
         std::lock_guard<std::mutex> lock(mu_);
-        auto w = writer_.append(rec.to_json());
+        const bool ok = rec.ok;
+        ItemRecord shown = progress_ ? rec : ItemRecord{};
+        auto w = stream_.finished(seq, std::move(rec));
         if (!w) {
             fatal_ = w.error();
             halt_.store(true);
@@ -635,42 +638,75 @@ class RunSession {
         }
         run_done_++;
         prog_.done++;
-        if (!rec.ok) prog_.failed++;
+        if (!ok) prog_.failed++;
         prog_.elapsed_s = seconds_since(started_);
         prog_.items_per_s = prog_.elapsed_s > 0 ? run_done_ / prog_.elapsed_s : 0;
-        prog_.eta_s = prog_.items_per_s > 0 ? (prog_.total - prog_.done) / prog_.items_per_s : -1;
-        auto [pos, inserted] = done_.emplace(rec.id, std::move(rec));
-        prog_.last = &pos->second;
+        prog_.eta_s = prog_.items_per_s > 0 && prog_.total >= prog_.done
+                          ? (prog_.total - prog_.done) / prog_.items_per_s
+                          : -1;
+        prog_.last = &shown;
         if (progress_) progress_(prog_);
         prog_.last = nullptr;
         return true;
     }
 
+    std::optional<StreamedItem> next() {
+        std::lock_guard<std::mutex> lock(mu_);
+        return stream_.next();
+    }
+
     void work() {
         for (;;) {
             if (stopped()) return;
-            const size_t i = next_.fetch_add(1);
-            if (i >= pending_.size()) return;
-            auto rec = run_item(*pending_[i]);
-            if (!rec || !record(std::move(*rec))) return;
+            auto item = next();
+            if (!item) return;
+            std::optional<ItemRecord> rec = std::move(item->failed);
+            if (!rec) rec = run_item(item->item);
+            if (!rec || !record(item->seq, std::move(*rec))) return;
         }
     }
 
     Backend& backend_;
     const RunSettings& settings_;
     const CancelToken& cancel_;
-    JournalWriter& writer_;
-    std::map<std::string, ItemRecord>& done_;
+    ItemStream& stream_;
     const RunProgressFn& progress_;
     const Clock::time_point started_;
-    std::vector<const SuiteItem*> pending_;
-    std::atomic<size_t> next_{0};
     std::atomic<bool> halt_{false};
     AttemptWatch* watch_ = nullptr;
-    std::mutex mu_;  // journal, done, progress
+    std::mutex mu_;  // the stream, progress
     RunProgress prog_;
     size_t run_done_ = 0;
     std::optional<Error> fatal_;
+};
+
+// A suite held whole as a stream: the items the journal lacks, in suite order; each finished
+// one journaled and kept in `done`.
+class SuiteStream : public ItemStream {
+  public:
+    SuiteStream(std::vector<const SuiteItem*> pending, JournalWriter& writer,
+                std::map<std::string, ItemRecord>& done)
+        : pending_(std::move(pending)), writer_(writer), done_(done) {}
+
+    std::optional<StreamedItem> next() override {
+        if (next_ >= pending_.size()) return std::nullopt;
+        StreamedItem s;
+        s.seq = next_;
+        s.item = *pending_[next_++];
+        return s;
+    }
+    Result<void> finished(std::size_t, ItemRecord record) override {
+        if (auto w = writer_.append(record.to_json()); !w) return w;
+        const std::string id = record.id;
+        done_.emplace(id, std::move(record));
+        return {};
+    }
+
+  private:
+    std::vector<const SuiteItem*> pending_;
+    std::size_t next_ = 0;
+    JournalWriter& writer_;
+    std::map<std::string, ItemRecord>& done_;
 };
 
 }  // namespace
@@ -695,8 +731,14 @@ Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progr
     std::vector<const SuiteItem*> pending;
     for (const auto& it : suite.items)
         if (!done.count(it.id)) pending.push_back(&it);
-    RunSession session(*backend_, settings_, cancel, writer, done, progress, started);
-    if (auto fatal = session.run(suite, std::move(pending), workers)) return *fatal;
+    StreamCounts counts;
+    counts.total = suite.items.size();
+    counts.resumed = done.size();
+    for (const auto& [id, r] : done)
+        if (!r.ok) counts.resumed_failed++;
+    SuiteStream stream(std::move(pending), writer, done);
+    RunSession session(*backend_, settings_, cancel, stream, progress, started);
+    if (auto fatal = session.run(counts, workers)) return *fatal;
 
     for (const auto& it : suite.items) {
         auto d = done.find(it.id);
@@ -705,6 +747,13 @@ Result<RunResult> EvalRunner::run(const Suite& suite, const RunProgressFn& progr
     result.cancelled = result.records.size() < suite.items.size();
     result.wall_s = seconds_since(started);
     return result;
+}
+
+Result<bool> EvalRunner::run_stream(ItemStream& stream, const StreamCounts& counts,
+                                    const RunProgressFn& progress, const CancelToken& cancel) {
+    RunSession session(*backend_, settings_, cancel, stream, progress, Clock::now());
+    if (auto fatal = session.run(counts, std::max(1, settings_.workers))) return *fatal;
+    return cancel.cancelled();
 }
 
 }  // namespace core::eval

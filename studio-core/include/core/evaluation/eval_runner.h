@@ -53,6 +53,7 @@ struct QuestionRecord {
     std::vector<std::string> names;  // suite vocabulary, one per label
     std::vector<double> probs;       // the backend's mean probabilities, per label
     double hesitation = 0;
+    double agreement = 1;  // share of reads whose own argmax is the winner
 };
 
 // The generative side of one item (RunMode Generative or Both).
@@ -84,6 +85,10 @@ struct ItemRecord {
     uint64_t seed = 0;
     std::vector<QuestionRecord> questions;  // the slot side (empty in RunMode Generative)
     int slot_passes = 0;                    // decoder passes of the slot side (schema steps)
+    // The slot side's prompt tokens and, of them, those taken from the engine's prompt-prefix
+    // cache (0 when the backend does not say).
+    int prompt_tokens = 0;
+    int cached_prompt_tokens = 0;
     std::optional<GenerativeRecord> generative;
 
     nlohmann::json to_json() const;
@@ -119,6 +124,32 @@ uint64_t item_seed(uint64_t run_seed, const std::string& item_id);
 // and timeouts. Bad input and engine failures are final.
 bool transient(const Error& error);
 
+// Items that arrive one at a time (a dataset streamed from its file) instead of a Suite held
+// whole. The runner's workers call next() and finished() one at a time (under the runner's
+// lock): next() hands out the following item, or a failure already known (a row that did not
+// parse or render: recorded as it is, never asked), or nothing at the end; finished() receives
+// every record, in the order the items finish. An error from finished() (the caller's journal
+// could not be written) halts the run.
+struct StreamedItem {
+    std::size_t seq = 0;  // the stream's own numbering, handed back to finished()
+    SuiteItem item;
+    std::optional<ItemRecord> failed;  // set: recorded as it is, not run
+};
+class ItemStream {
+  public:
+    virtual ~ItemStream() = default;
+    virtual std::optional<StreamedItem> next() = 0;
+    virtual Result<void> finished(std::size_t seq, ItemRecord record) = 0;
+};
+
+// What a streamed run reports at its start: how many items in all, and how many of them (and
+// how many failed ones) a resumed journal already holds.
+struct StreamCounts {
+    std::size_t total = 0;
+    std::size_t resumed = 0;
+    std::size_t resumed_failed = 0;
+};
+
 class EvalRunner {
   public:
     EvalRunner(std::shared_ptr<Backend> backend, RunSettings settings);
@@ -128,6 +159,12 @@ class EvalRunner {
     // suite or settings, a bad header (BadInput naming the journal file and line).
     Result<RunResult> run(const Suite& suite, const RunProgressFn& progress,
                           const CancelToken& cancel);
+
+    // The same workers, retries, timeouts, cancel and progress over a stream; the stream keeps
+    // its own journal (settings().journal_path is not used). Returns whether the run was
+    // cancelled; errors: the stream's.
+    Result<bool> run_stream(ItemStream& stream, const StreamCounts& counts,
+                            const RunProgressFn& progress, const CancelToken& cancel);
 
     const RunSettings& settings() const { return settings_; }
 
@@ -145,6 +182,21 @@ struct JournalContents {
     std::size_t cut_bytes = 0;    // bytes after it (a half-written line)
 };
 Result<JournalContents> read_journal(const std::string& path);
+
+// A journal's append side: one line per record, fsync'd before append returns.
+class JournalWriter {
+  public:
+    JournalWriter() = default;
+    JournalWriter(const JournalWriter&) = delete;
+    JournalWriter& operator=(const JournalWriter&) = delete;
+    ~JournalWriter();
+    Result<void> open(const std::string& path);
+    Result<void> append(const nlohmann::json& record);
+
+  private:
+    std::string path_;
+    int fd_ = -1;
+};
 
 // Writes `text` to `path` atomically: a temporary file beside it, fsync, rename, fsync of the
 // folder. Errors name the path.

@@ -1,0 +1,79 @@
+#pragma once
+// The Data view's table: one row per finished data row (its number, id, per question the
+// answer and its probability, and whether it was right when labelled; the most hesitant
+// answer's hesitation; why it failed), filled as rows finish. DataRowsFilter sorts it by the
+// raw values (Qt::UserRole) and filters it: every row, the wrong ones, the uncertain ones
+// (hesitation over a threshold) or those giving one answer to one question.
+
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dataset/dataset_results.h"
+
+namespace ui {
+
+struct DataRowView {
+    std::size_t row = 0;
+    QString id;
+    std::vector<QString> answers;  // per question ("" when none)
+    std::vector<double> p;         // per question (0 when none)
+    std::vector<int> correct;      // per question: 1 right, 0 wrong, -1 not labelled
+    double hesitation = 0;         // the most hesitant answer's
+    QString error;
+    std::string variables;  // the row's variables as JSON, by variable name (for the editor)
+};
+
+class DataRowsModel : public QAbstractTableModel {
+    Q_OBJECT
+  public:
+    explicit DataRowsModel(QObject* parent = nullptr);
+
+    // The questions (ids and whether labelled) the columns follow; clears the rows.
+    void setQuestions(const std::vector<core::dataset::DatasetQuestion>& questions);
+    const std::vector<core::dataset::DatasetQuestion>& questions() const { return questions_; }
+    void clear();
+    // A finished row; a row already shown (same row number) is replaced.
+    void upsert(DataRowView row);
+    const DataRowView& rowAt(int row) const { return rows_[static_cast<size_t>(row)]; }
+
+    // The view of one journal row beside its data row; its variables named as the policy names
+    // them (`sources`: variable -> column).
+    static DataRowView view(const std::vector<core::dataset::DatasetQuestion>& questions,
+                            const std::map<std::string, std::string>& sources,
+                            const core::dataset::DataRow& row,
+                            const core::dataset::RowOutcome& outcome);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+  private:
+    std::vector<core::dataset::DatasetQuestion> questions_;
+    std::vector<DataRowView> rows_;
+};
+
+class DataRowsFilter : public QSortFilterProxyModel {
+    Q_OBJECT
+  public:
+    enum class Show { All, Wrong, Uncertain, Answer };
+    explicit DataRowsFilter(QObject* parent = nullptr);
+    // `question` and `answer` only for Show::Answer; `threshold` for Show::Uncertain.
+    void setShow(Show show, int question = 0, const QString& answer = {});
+    void setUncertainAbove(double threshold);
+
+  protected:
+    bool filterAcceptsRow(int source_row, const QModelIndex& source_parent) const override;
+
+  private:
+    Show show_ = Show::All;
+    int question_ = 0;
+    QString answer_;
+    double threshold_ = 0.5;
+};
+
+}  // namespace ui
