@@ -15,6 +15,7 @@ packages=(
   qt6-svg-dev poppler-utils fonts-dejavu-core
   desktop-file-utils appstream lintian dpkg-dev file
   qt6-translations-l10n fonts-ipafont-gothic
+  openssl tinyproxy
 )
 
 missing=()

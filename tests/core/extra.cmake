@@ -70,3 +70,11 @@ endif()
 if(TARGET core_tst_http_client)
   target_link_libraries(core_tst_http_client PRIVATE PkgConfig::HTTPLIB)
 endif()
+
+# Trust, proxies and mutual TLS: HTTPS servers of the test's own (cpp-httplib), tinyproxy, and
+# the real `dgem serve --tls-*` reached by `dgem health`.
+if(TARGET core_tst_network)
+  target_link_libraries(core_tst_network PRIVATE PkgConfig::HTTPLIB)
+  add_dependencies(core_tst_network dgem)
+  set_tests_properties(core_tst_network PROPERTIES TIMEOUT 900)
+endif()

@@ -48,8 +48,13 @@ struct ServerOptions {
     int batch_max_reads = 32;    // MAX_BATCH_READS: slot reads in one batch (1: no batching)
     double batch_wait_ms = 1.0;  // BATCH_WAIT_MS: longest wait of a batch of two or more
     int prefix_cache_mb = -1;    // PREFIX_CACHE_MB: encoded prompts kept (-1: engine default)
-    std::string model_name;      // reported in /health and replies
-    std::string version;         // reported in /health
+    // TLS (--tls-cert, --tls-key, --tls-client-ca): HTTPS when a certificate and key are set;
+    // with a client CA every client must present a certificate it signed (mutual TLS).
+    std::string tls_cert_file;
+    std::string tls_key_file;
+    std::string tls_client_ca_file;
+    std::string model_name;  // reported in /health and replies
+    std::string version;     // reported in /health
     // One line per request, without secrets; null: no access log.
     std::function<void(const std::string&)> access_log;
 
@@ -61,6 +66,10 @@ struct ServerOptions {
     static Result<ServerOptions> from_environment(const EnvLookup& env, const ServerOptions& base);
 };
 
+// The TLS files of `options`: the certificate and key readable PEM and belonging together, the
+// client CA a PEM certificate, a client CA only with TLS. Errors name the file and its flag.
+Result<void> check_tls_files(const ServerOptions& options);
+
 class DecisionServer {
   public:
     // The backend serves every route: decisions, generations and health, and, where it holds
@@ -70,9 +79,11 @@ class DecisionServer {
     DecisionServer(const DecisionServer&) = delete;
     DecisionServer& operator=(const DecisionServer&) = delete;
 
-    // Binds and serves on background threads. Errors name host:port.
+    // Binds and serves on background threads. Errors name host:port, or the TLS file that is
+    // missing, unreadable, not PEM, or a key that does not match its certificate.
     Result<void> start();
     int port() const;
+    bool tls() const;  // serving https://
     // Stops accepting: requests waiting for a decision slot get 503, requests in flight finish
     // first. Safe to call twice.
     void stop();
