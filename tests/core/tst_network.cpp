@@ -25,6 +25,7 @@
 #include "core/endpoints/endpoint_profiles.h"
 #include "core/endpoints/failover_backend.h"
 #include "core/net/http_client.h"
+#include "core/net/keychain.h"
 #include "core/net/proxy.h"
 #include "core/net/tls.h"
 #include "serve_process.h"
@@ -321,6 +322,25 @@ class TestNetwork : public QObject {
         QVERIFY(proxy_log().count(target.c_str()) > after_first);
     }
 
+    // http:// URLs go to HTTP_PROXY in absolute form (no tunnel), with the proxy's credentials.
+    void plainHttpThroughTheProxy() {
+        httplib::Server plain;
+        plain.Get("/health", [](const httplib::Request&, httplib::Response& res) {
+            res.set_content("{\"status\":\"plain\"}", "application/json");
+        });
+        const int port = plain.bind_to_any_port("127.0.0.1");
+        std::thread serving([&] { plain.listen_after_bind(); });
+        for (int i = 0; i < 5000 && !plain.is_running(); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/health";
+        auto r = transport({{"http_proxy", proxy_url()}}).get(url, {});
+        plain.stop();
+        serving.join();
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QCOMPARE(r->body, std::string("{\"status\":\"plain\"}"));
+        QVERIFY2(proxy_log().contains(("GET " + url).c_str()), proxy_log().constData());
+    }
+
     void noProxyGoesDirect() {
         const std::string target = "CONNECT 127.0.0.1:" + std::to_string(https_->port);
         const auto before = proxy_log().count(target.c_str());
@@ -370,6 +390,47 @@ class TestNetwork : public QObject {
         QVERIFY2(down.error().message.find("could not connect to the proxy " + closed) !=
                      std::string::npos,
                  down.error().message.c_str());
+    }
+
+    // A profile's proxy names its user; the password comes from the keychain, never settings.
+    void profileProxyPasswordFromTheKeychain() {
+        core::EndpointProfile profile;
+        profile.name = "behind the proxy";
+        profile.kind = core::EndpointKind::DgemChat;
+        profile.url = "https://127.0.0.1:" + std::to_string(https_->port) + "/v1";
+        profile.ca_file = file("ca.pem");
+        profile.proxy = proxy_url(false);
+        auto proxy = core::parse_proxy_url(profile.proxy, "proxy");
+        QVERIFY(proxy);
+        const std::string key = core::proxy_keychain_key(*proxy);
+        QCOMPARE(key, "proxy:http://alice@127.0.0.1:" + std::to_string(proxy_port_));
+        if (!core::keychain_write(key, "s3cret"))
+            QSKIP("no keychain here (ctest runs this under scripts/with-keyring.sh)");
+        auto secrets = core::read_profile_secrets(profile, env_of({}));
+        (void)core::keychain_delete(key);
+        QVERIFY2(secrets, secrets ? "" : secrets.error().message.c_str());
+        QCOMPARE(secrets->proxy_password, std::string("s3cret"));
+        auto spec = core::backend_spec(profile, *secrets, env_of({}));
+        QVERIFY2(spec, spec ? "" : spec.error().message.c_str());
+        const std::string target = "CONNECT 127.0.0.1:" + std::to_string(https_->port);
+        const auto before = proxy_log().count(target.c_str());
+        core::HttpTransport t(std::get<core::RemoteSpec>(spec->where).options.transport);
+        auto r = t.get(health(https_->port), {});
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QCOMPARE(r->status, 200);
+        QVERIFY(proxy_log().count(target.c_str()) > before);
+        // Saved settings keep the user, never a password typed into the URL.
+        QSettings settings(dir_->path() + "/profiles.ini", QSettings::IniFormat);
+        core::EndpointProfileStore store;
+        profile.proxy = proxy_url(true);
+        store.profiles = {profile};
+        store.save(settings);
+        settings.sync();
+        QFile ini(dir_->path() + "/profiles.ini");
+        QVERIFY(ini.open(QIODevice::ReadOnly));
+        const QByteArray text = ini.readAll();
+        QVERIFY(!text.contains("s3cret"));
+        QVERIFY2(text.contains("alice@127.0.0.1"), text.constData());
     }
 
     void mutualTls() {
@@ -505,6 +566,14 @@ class TestNetwork : public QObject {
             return std::pair{p.exitCode(), QString::fromUtf8(p.readAllStandardOutput() +
                                                              p.readAllStandardError())};
         };
+        {
+            QProcess h;
+            h.setProcessEnvironment(env);
+            h.start(DS_BIN_DIR "/dgem", {"health", "-u", urls});
+            QVERIFY(h.waitForFinished(120000));
+            const QString out = QString::fromUtf8(h.readAllStandardOutput());
+            QVERIFY2(h.exitCode() == 0 && out.contains(p1) && out.contains(p2), qPrintable(out));
+        }
         auto [c1, out1] = decide();
         QVERIFY2(c1 == 0, qPrintable(out1));
         QVERIFY(out1.contains("\"answers\""));

@@ -203,9 +203,10 @@ QWidget* EndpointsDialog::buildRemotePage() {
     auto* remote_form = new QFormLayout(remote_page);
     url_ = new QLineEdit(remote_page);
     url_->setPlaceholderText(QString::fromLatin1(core::kDefaultServerUrl));
-    url_->setToolTip(tr("One URL, or several separated by commas: decisions go to the first "
-                        "server that is up and fail over to the next; bench workers spread over "
-                        "all of them."));
+    url_->setToolTip(
+        tr("One URL, or several separated by commas: decisions go to the first "
+           "server that is up and fail over to the next; bench workers spread over "
+           "all of them."));
     model_name_ = new QLineEdit(remote_page);
     model_name_->setPlaceholderText(tr("the server's default"));
     timeout_ = new QDoubleSpinBox(remote_page);
@@ -260,6 +261,7 @@ void EndpointsDialog::addNetworkRows(QWidget* page, QFormLayout* form) {
     proxy_password_->setPlaceholderText(tr("the proxy user's password, kept in the keychain"));
     save_proxy_password_ = new QPushButton(tr("Save pass&word"), page);
     connect(save_proxy_password_, &QPushButton::clicked, this, &EndpointsDialog::saveProxyPassword);
+    connect(proxy_, &QLineEdit::textChanged, this, &EndpointsDialog::updateVisibility);
     auto* password_row = new QHBoxLayout;
     password_row->addWidget(proxy_password_, 1);
     password_row->addWidget(save_proxy_password_);
@@ -376,6 +378,11 @@ void EndpointsDialog::updateVisibility() {
     save_server_key_->setEnabled(server_key_->isChecked());
     tokenizer_dir_->setEnabled(kind == core::EndpointKind::Vllm ||
                                kind == core::EndpointKind::Auto);
+    // A password only for a proxy that names its user.
+    const auto proxy = core::parse_proxy_url(proxy_->text().trimmed().toStdString(), "proxy");
+    const bool proxy_user = !proxy_->text().trimmed().isEmpty() && proxy && !proxy->user.empty();
+    proxy_password_->setEnabled(proxy_user);
+    save_proxy_password_->setEnabled(proxy_user);
 }
 
 void EndpointsDialog::saveSecret(bool server_key) {
