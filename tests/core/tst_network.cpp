@@ -116,7 +116,7 @@ class TestNetwork : public QObject {
     Q_OBJECT
 
     std::unique_ptr<QTemporaryDir> dir_;
-    std::unique_ptr<TlsServer> https_, mutual_, wrong_name_;
+    std::unique_ptr<TlsServer> https_, mutual_, wrong_name_, expired_;
     QProcess proxy_;
     int proxy_port_ = 0;
     int serve_port_ = 0;  // dgem serve's, reserved so the proxy can tunnel to it
@@ -142,7 +142,8 @@ class TestNetwork : public QObject {
         return true;
     }
 
-    // A CA, and server and client certificates it signs (EC P-256, valid two days).
+    // A CA, and server and client certificates it signs (EC P-256, valid two days), a server
+    // certificate naming another host and one that has expired.
     bool make_certificates() {
         const QString d = dir_->path();
         const QString openssl = QStandardPaths::findExecutable("openssl");
@@ -176,7 +177,18 @@ class TestNetwork : public QObject {
                      d))
                 return false;
         }
-        return true;
+        // One that expired in 2020, signed with `openssl ca` (x509 -req cannot back-date).
+        if (!write("ca.cnf",
+                   "[ca]\ndefault_ca=test\n[test]\ndatabase=index.txt\n"
+                   "new_certs_dir=.\nserial=serial\ndefault_md=sha256\npolicy=any\n"
+                   "[any]\ncommonName=supplied\n[ext]\nsubjectAltName=IP:127.0.0.1\n") ||
+            !write("index.txt", "") || !write("serial", "01\n"))
+            return false;
+        return run(openssl,
+                   {"ca", "-batch", "-config", "ca.cnf", "-startdate", "20200101000000Z",
+                    "-enddate", "20200102000000Z", "-extensions", "ext", "-in", "server.csr",
+                    "-out", "expired.pem", "-keyfile", "ca.key", "-cert", "ca.pem", "-notext"},
+                   d);
     }
 
     // tinyproxy on a free loopback port: basic auth alice:s3cret, CONNECT only to the port of
@@ -238,7 +250,10 @@ class TestNetwork : public QObject {
                                               file("ca.pem").c_str());
         wrong_name_ =
             std::make_unique<TlsServer>("127.0.0.1", file("other.pem"), file("other.key"));
-        QVERIFY(https_->port > 0 && mutual_->port > 0 && wrong_name_->port > 0);
+        expired_ =
+            std::make_unique<TlsServer>("127.0.0.1", file("expired.pem"), file("server.key"));
+        QVERIFY(https_->port > 0 && mutual_->port > 0 && wrong_name_->port > 0 &&
+                expired_->port > 0);
         serve_port_ = free_port();
         QVERIFY(start_proxy({https_->port, mutual_->port, serve_port_}));
     }
@@ -251,6 +266,7 @@ class TestNetwork : public QObject {
         https_.reset();
         mutual_.reset();
         wrong_name_.reset();
+        expired_.reset();
     }
 
     void refusedWithoutTheCa() {
@@ -302,6 +318,14 @@ class TestNetwork : public QObject {
         QVERIFY(!r);
         const std::string m = r.error().message;
         QVERIFY2(m.find("does not name 127.0.0.1 (name mismatch)") != std::string::npos, m.c_str());
+    }
+
+    void expiredIsNamed() {
+        auto r = transport({{"SSL_CERT_FILE", file("ca.pem")}}).get(health(expired_->port), {});
+        QVERIFY(!r);
+        const std::string m = r.error().message;
+        QVERIFY2(m.find("the TLS certificate of 127.0.0.1 has expired") != std::string::npos,
+                 m.c_str());
     }
 
     void throughTheProxyWithConnect() {
