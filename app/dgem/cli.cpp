@@ -75,7 +75,7 @@ std::vector<OptionSpec> backend_options() {
         {"proxy", 0, "URL",
          "HTTP proxy http://[user@]host:port for this server (default: HTTPS_PROXY/HTTP_PROXY "
          "and NO_PROXY; 'direct' for none); a user's password from the keychain "
-         "(dgem auth set -u proxy:http://user@host:port)"},
+         "(dgem auth set --proxy http://user@host:port)"},
     };
 }
 

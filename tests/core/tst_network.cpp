@@ -657,6 +657,30 @@ class TestNetwork : public QObject {
         QVERIFY2(via == 0, qPrintable(via_out));
         QVERIFY(proxy_log().count(target.c_str()) > before);
         QVERIFY(!via_out.contains("s3cret"));
+        // --proxy names the user; `dgem auth set --proxy` keeps the password in the keychain.
+        const QString user_proxy = QString::fromStdString(proxy_url(false));
+        QProcess auth;
+        auth.setProcessEnvironment(env);
+        auth.start(DS_BIN_DIR "/dgem", {"auth", "set", "--proxy", user_proxy, "--token", "s3cret"});
+        QVERIFY(auth.waitForFinished(60000));
+        if (auth.exitCode() == 0) {
+            const auto before_keychain = proxy_log().count(target.c_str());
+            auto [kc, kc_out] = health(
+                QStringList{"--ca-file", d + "/ca.pem", "--proxy", user_proxy} + client, env);
+            QVERIFY2(kc == 0, qPrintable(kc_out));
+            QVERIFY(proxy_log().count(target.c_str()) > before_keychain);
+            QProcess forget;
+            forget.setProcessEnvironment(env);
+            forget.start(DS_BIN_DIR "/dgem", {"auth", "delete", "--proxy", user_proxy});
+            QVERIFY(forget.waitForFinished(60000));
+            auto [no_pw, no_pw_out] = health(
+                QStringList{"--ca-file", d + "/ca.pem", "--proxy", user_proxy} + client, env);
+            QVERIFY(no_pw != 0);
+            QVERIFY2(no_pw_out.contains("requires authentication (HTTP 407)"),
+                     qPrintable(no_pw_out));
+        } else {
+            qWarning("no keychain for dgem auth here; --proxy with a keychain password not run");
+        }
         QProcessEnvironment with_ca = env;
         with_ca.insert("SSL_CERT_FILE", d + "/ca.pem");
         auto [no_cert, why] = health({}, with_ca);
