@@ -16,6 +16,7 @@ packages=(
   desktop-file-utils appstream lintian dpkg-dev file
   qt6-translations-l10n fonts-ipafont-gothic
   prometheus
+  openssl tinyproxy
 )
 
 missing=()

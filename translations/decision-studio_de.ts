@@ -967,6 +967,58 @@
         <source>model %1</source>
         <translation>Modell %1</translation>
     </message>
+    <message>
+        <source>One URL, or several separated by commas: decisions go to the first server that is up and fail over to the next; bench workers spread over all of them.</source>
+        <translation>Eine URL oder mehrere, durch Kommas getrennt: Entscheidungen gehen an den ersten erreichbaren Server und weichen bei Ausfall auf den nächsten aus; Bench-Worker verteilen sich auf alle.</translation>
+    </message>
+    <message>
+        <source>PEM file of a private CA (besides the system store)</source>
+        <translation>PEM-Datei einer privaten CA (zusätzlich zum Systemspeicher)</translation>
+    </message>
+    <message>
+        <source>PEM certificate for mutual TLS</source>
+        <translation>PEM-Zertifikat für gegenseitiges TLS</translation>
+    </message>
+    <message>
+        <source>its private key (PEM, unencrypted)</source>
+        <translation>sein privater Schlüssel (PEM, unverschlüsselt)</translation>
+    </message>
+    <message>
+        <source>http://user@host:port; empty: HTTPS_PROXY/NO_PROXY; direct: none</source>
+        <translation>http://benutzer@host:port; leer: HTTPS_PROXY/NO_PROXY; direct: keiner</translation>
+    </message>
+    <message>
+        <source>the proxy user&apos;s password, kept in the keychain</source>
+        <translation>das Passwort des Proxy-Benutzers, im Schlüsselbund gespeichert</translation>
+    </message>
+    <message>
+        <source>Save pass&amp;word</source>
+        <translation>Pass&amp;wort speichern</translation>
+    </message>
+    <message>
+        <source>CA &amp;file</source>
+        <translation>CA-&amp;Datei</translation>
+    </message>
+    <message>
+        <source>Client &amp;certificate</source>
+        <translation>Client-&amp;Zertifikat</translation>
+    </message>
+    <message>
+        <source>Client &amp;key</source>
+        <translation>Client-&amp;Schlüssel</translation>
+    </message>
+    <message>
+        <source>&amp;Proxy</source>
+        <translation>&amp;Proxy</translation>
+    </message>
+    <message>
+        <source>Proxy password</source>
+        <translation>Proxy-Passwort</translation>
+    </message>
+    <message>
+        <source>⚠ Set a proxy with a user first (http://user@host:port).</source>
+        <translation>⚠ Legen Sie zuerst einen Proxy mit Benutzer fest (http://benutzer@host:port).</translation>
+    </message>
 </context>
 <context>
     <name>ui::ExportReportDialog</name>

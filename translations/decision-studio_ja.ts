@@ -962,6 +962,58 @@
         <source>model %1</source>
         <translation>モデル %1</translation>
     </message>
+    <message>
+        <source>One URL, or several separated by commas: decisions go to the first server that is up and fail over to the next; bench workers spread over all of them.</source>
+        <translation>1 つの URL、またはカンマ区切りの複数の URL: 判定は稼働中の最初のサーバーに送られ、障害時は次のサーバーに切り替わります。ベンチのワーカーはすべてに分散します。</translation>
+    </message>
+    <message>
+        <source>PEM file of a private CA (besides the system store)</source>
+        <translation>プライベート CA の PEM ファイル（システムのストアに追加）</translation>
+    </message>
+    <message>
+        <source>PEM certificate for mutual TLS</source>
+        <translation>相互 TLS 用の PEM 証明書</translation>
+    </message>
+    <message>
+        <source>its private key (PEM, unencrypted)</source>
+        <translation>その秘密鍵（PEM、暗号化なし）</translation>
+    </message>
+    <message>
+        <source>http://user@host:port; empty: HTTPS_PROXY/NO_PROXY; direct: none</source>
+        <translation>http://user@host:port。空: HTTPS_PROXY/NO_PROXY、direct: なし</translation>
+    </message>
+    <message>
+        <source>the proxy user&apos;s password, kept in the keychain</source>
+        <translation>プロキシユーザーのパスワード（キーチェーンに保存）</translation>
+    </message>
+    <message>
+        <source>Save pass&amp;word</source>
+        <translation>パスワードを保存(&amp;W)</translation>
+    </message>
+    <message>
+        <source>CA &amp;file</source>
+        <translation>CA ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Client &amp;certificate</source>
+        <translation>クライアント証明書(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Client &amp;key</source>
+        <translation>クライアント鍵(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>&amp;Proxy</source>
+        <translation>プロキシ(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Proxy password</source>
+        <translation>プロキシのパスワード</translation>
+    </message>
+    <message>
+        <source>⚠ Set a proxy with a user first (http://user@host:port).</source>
+        <translation>⚠ 先にユーザー付きのプロキシを設定してください（http://user@host:port）。</translation>
+    </message>
 </context>
 <context>
     <name>ui::ExportReportDialog</name>

@@ -67,6 +67,15 @@ std::vector<OptionSpec> backend_options() {
          "server protocol: chat, systemone, vllm, openai or auto (from /health)"},
         {"tokenizer", 0, "FILE",
          "tokenizer.json for --protocol vllm (default: the built Gemma tokenizer)"},
+        {"ca-file", 0, "FILE",
+         "also trust the CAs in this PEM file (besides the system store, SSL_CERT_FILE and "
+         "SSL_CERT_DIR)"},
+        {"client-cert", 0, "FILE", "client certificate (PEM) for mutual TLS, with --client-key"},
+        {"client-key", 0, "FILE", "the client certificate's private key (PEM, unencrypted)"},
+        {"proxy", 0, "URL",
+         "HTTP proxy http://[user@]host:port for this server (default: HTTPS_PROXY/HTTP_PROXY "
+         "and NO_PROXY; 'direct' for none); a user's password from the keychain "
+         "(dgem auth set --proxy http://user@host:port)"},
     };
 }
 

@@ -12,10 +12,22 @@ int run_auth(const cli::Args& args) {
     if (args.positional.size() != 1)
         return cli::fail_bad_input("dgem auth needs one action: set, get or delete");
     const std::string action = args.positional[0];
-    auto config = dgem::client_config(args);
-    if (!config) return cli::fail(config.error());
     core::ensure_core_application();
-    const std::string url = config->url.value;
+    std::string url;
+    if (auto proxy_url = args.find("proxy")) {
+        // A proxy user's password: the entry --proxy http://user@host:port reads.
+        auto proxy = core::parse_proxy_url(*proxy_url, "--proxy");
+        if (!proxy) return cli::fail(proxy.error());
+        if (proxy->user.empty() || !proxy->password.empty())
+            return cli::fail_bad_input("--proxy " + core::mask_url_password(*proxy_url) +
+                                       ": give the proxy with its user and without a password "
+                                       "(http://user@host:port); the password is what is stored");
+        url = core::proxy_keychain_key(*proxy);
+    } else {
+        auto config = dgem::client_config(args);
+        if (!config) return cli::fail(config.error());
+        url = config->url.value;
+    }
     if (action == "set") {
         std::string token = args.get("token");
         if (token.empty()) {
@@ -54,11 +66,14 @@ DGEM_COMMAND(auth) {
     return cli::CommandSpec{
         "auth",
         "store, check or delete a server's bearer token in the system keychain",
-        "dgem auth set|get|delete [-u URL] [--token TOKEN]",
+        "dgem auth set|get|delete [-u URL | --proxy http://user@host:port] [--token TOKEN]",
         "Tokens live in the keychain (service decision-studio, one entry per URL), never in a\n"
         "config file. 'set' reads the token from --token or one line on stdin; 'get' only says\n"
         "whether one is stored (it never prints a secret).",
         {{"url", 'u', "URL", "server base URL (env DGEM_URL; default http://127.0.0.1:8080/v1)"},
-         {"token", 'k', "TOKEN", "the token to store (else read from stdin)"}},
+         {"token", 'k', "TOKEN", "the token to store (else read from stdin)"},
+         {"proxy", 0, "URL",
+          "a proxy's password instead, for http://user@host:port (as --proxy and profiles name "
+          "it)"}},
         run_auth};
 }

@@ -21,9 +21,17 @@ int run_health(const cli::Args& args) {
         if (!config) return cli::fail(config.error());
         auto options = dgem::remote_options(args, *config);
         if (!options) return cli::fail(options.error());
-        where = options->url;
-        core::OpenAiChatBackend probe(*options);
-        info = probe.health(cancel);
+        // -u A,B: every server is asked; the first one that is not ready answers for all.
+        auto urls = core::split_url_list(options->url);
+        if (urls.empty()) urls.push_back(options->url);
+        for (const auto& url : urls) {
+            where = url;
+            options->url = url;
+            core::OpenAiChatBackend probe(*options);
+            info = probe.health(cancel);
+            if (!info || !info->ready) break;
+            if (url != urls.back()) std::cout << url << ": ready\n";
+        }
     }
     if (!info) return cli::fail(info.error());
     if (args.has("json")) {

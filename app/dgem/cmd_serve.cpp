@@ -62,6 +62,11 @@ int run_serve(const cli::Args& args) {
     }
     options->catalog = core::PolicyCatalog::standard(template_dirs, !args.has("no-user-policies"));
 
+    // TLS: https:// with this certificate and key; a client CA makes clients present a
+    // certificate it signed. The files are checked when the server starts.
+    options->tls_cert_file = args.get("tls-cert");
+    options->tls_key_file = args.get("tls-key");
+    options->tls_client_ca_file = args.get("tls-client-ca");
     engine_options.batching.max_reads = options->batch_max_reads;
     engine_options.batching.max_wait_ms = options->batch_wait_ms;
     // --prefix-cache-mb (local_engine_settings) over PREFIX_CACHE_MB over the device default.
@@ -74,6 +79,13 @@ int run_serve(const cli::Args& args) {
             std::cerr << "dgem serve: " << line << "\n";
         };
 
+    if (options->tls_cert_file.empty() != options->tls_key_file.empty())
+        return cli::fail_bad_input(
+            options->tls_cert_file.empty()
+                ? "--tls-key needs --tls-cert (the certificate it belongs to)"
+                : "--tls-cert needs --tls-key (its private key)");
+    // Before the model loads: a wrong file is named at once.
+    if (auto ok = core::check_tls_files(*options); !ok) return cli::fail(ok.error());
     std::cerr << "dgem serve: loading " << engine_options.model_dir.string() << "\n";
     auto local = core::LocalBackend::open(engine_options);
     if (!local) return cli::fail(local.error());
@@ -86,12 +98,14 @@ int run_serve(const cli::Args& args) {
     std::signal(SIGTERM, on_stop_signal);
     if (auto started = server.start(); !started) return cli::fail(started.error());
     // Tests and scripts read the port from this line (--port 0 picks a free one).
-    std::cout << "dgem serve: listening on http://" << options->host << ":" << server.port()
-              << " (model " << options->model_name << ", " << engine->info().device
-              << ", max in flight " << options->max_inflight << ", queue " << options->max_queue
-              << " for up to " << options->inflight_wait_s << " s"
+    std::cout << "dgem serve: listening on " << (server.tls() ? "https" : "http") << "://"
+              << options->host << ":" << server.port() << " (model " << options->model_name << ", "
+              << engine->info().device << ", max in flight " << options->max_inflight << ", queue "
+              << options->max_queue << " for up to " << options->inflight_wait_s << " s"
               << (options->api_key.empty() ? "" : ", API_KEY required")
-              << (options->server_keys.empty() ? "" : ", X-DGem-Key required") << ")" << std::endl;
+              << (options->server_keys.empty() ? "" : ", X-DGem-Key required")
+              << (options->tls_client_ca_file.empty() ? "" : ", client certificates required")
+              << ")" << std::endl;
     while (!stop_requested.load() && server.running())
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     std::cerr << "dgem serve: stopping; queued requests get 503, requests in flight finish\n";
@@ -120,12 +134,17 @@ DGEM_COMMAND(serve) {
         {"no-user-policies", 0, "",
          "leave the Studio's policy folder (~/.local/share/decision-studio/policies) out of the "
          "catalog"},
+        {"tls-cert", 0, "FILE", "serve https:// with this certificate (PEM, chain after it)"},
+        {"tls-key", 0, "FILE", "the certificate's private key (PEM, unencrypted)"},
+        {"tls-client-ca", 0, "FILE",
+         "require client certificates signed by a CA in this PEM file (mutual TLS)"},
     };
     for (auto& o : dgem::local_engine_options()) options.push_back(o);
     return cli::CommandSpec{
         "serve",
         "serve decisions and generations over HTTP from the local engine",
-        "dgem serve [--model DIR] [--host H] [--port P] [--device D] [--templates DIR]",
+        "dgem serve [--model DIR] [--host H] [--port P] [--device D] [--templates DIR]\n"
+        "           [--tls-cert F --tls-key F [--tls-client-ca F]]",
         "Routes: GET /health (also / and /invoke/health); POST /v1/chat/completions (decision\n"
         "form: system = schema JSON, user = state JSON; generative form with stream: true SSE;\n"
         "vLLM structured reads via vllm_xargs.diffusion_seed_canvas); POST /v1/systemone;\n"

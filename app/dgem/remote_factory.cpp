@@ -57,6 +57,28 @@ std::shared_ptr<core::TokenSource> gcloud_source(const core::ClientConfig& confi
     return core::GcloudTokenSource::with_audience(audience);
 }
 
+// --ca-file, --client-cert, --client-key and --proxy; a proxy user's password from the keychain
+// when the URL carries none.
+engine::Result<core::EndpointNetwork> network_options(const cli::Args& args) {
+    core::EndpointNetwork network;
+    if (auto f = args.find("ca-file")) network.ca_file = {*f, "--ca-file"};
+    if (auto f = args.find("client-cert")) network.client_cert = {*f, "--client-cert"};
+    if (auto f = args.find("client-key")) network.client_key = {*f, "--client-key"};
+    if (auto p = args.find("proxy")) {
+        network.proxy = *p;
+        network.proxy_source = "--proxy";
+        if (*p != "direct" && *p != "none") {
+            auto proxy = core::parse_proxy_url(*p, "--proxy");
+            if (!proxy) return proxy.error();
+            if (!proxy->user.empty() && proxy->password.empty())
+                if (auto stored = core::keychain_read(core::proxy_keychain_key(*proxy));
+                    stored && stored->has_value())
+                    network.proxy_password = **stored;
+        }
+    }
+    return network;
+}
+
 }  // namespace
 
 engine::Result<core::RemoteOptions> remote_options(const cli::Args& args,
@@ -69,6 +91,12 @@ engine::Result<core::RemoteOptions> remote_options(const cli::Args& args,
     options.transport.server_key = config.server_key.value;
     options.transport.max_retries = config.http_retries_count();
     options.stream = args.has("stream");
+    if (auto network = network_options(args); !network)
+        return network.error();
+    else if (auto ok =
+                 core::configure_network(options.transport, core::process_environment(), *network);
+             !ok)
+        return ok.error();
     if (config.token.is_set() && !config.token.value.empty()) {
         options.transport.auth =
             std::make_shared<core::StaticTokenSource>(config.token.value, config.token.source);
@@ -112,6 +140,12 @@ engine::Result<core::BackendSpec> remote_spec(const cli::Args& args) {
             return engine::bad_input("--canvas-length " + *v +
                                      ": expected a token count such as 256");
         }
+    }
+    // -u http://a/v1,http://b/v1: failover and spreading over several servers.
+    auto urls = core::split_url_list(options->url);
+    if (urls.size() > 1) {
+        options->url = urls.front();
+        spec.more_urls.assign(urls.begin() + 1, urls.end());
     }
     spec.options = std::move(*options);
     return core::BackendSpec{std::move(spec)};

@@ -89,7 +89,7 @@ class EndpointSessionTest : public QObject {
         remote.kind = core::EndpointKind::Vllm;
         remote.url = "http://127.0.0.1:9/v1";
         remote.auth = core::AuthMode::Token;
-        auto spec = core::backend_spec(remote, {"secret-token", "server-key"});
+        auto spec = core::backend_spec(remote, {"secret-token", "server-key", ""});
         QVERIFY(spec.ok());
         const auto* server = std::get_if<core::RemoteSpec>(&spec->where);
         QVERIFY(server);

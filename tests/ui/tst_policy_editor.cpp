@@ -6,6 +6,7 @@
 #include <QPlainTextEdit>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextCursor>

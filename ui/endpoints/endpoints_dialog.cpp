@@ -16,7 +16,9 @@
 #include <QVBoxLayout>
 
 #include "core/endpoints/worker_runner.h"
+#include "core/net/http_client.h"
 #include "core/net/keychain.h"
+#include "core/net/proxy.h"
 #include "engine/engine.h"
 
 namespace ui {
@@ -201,6 +203,10 @@ QWidget* EndpointsDialog::buildRemotePage() {
     auto* remote_form = new QFormLayout(remote_page);
     url_ = new QLineEdit(remote_page);
     url_->setPlaceholderText(QString::fromLatin1(core::kDefaultServerUrl));
+    url_->setToolTip(
+        tr("One URL, or several separated by commas: decisions go to the first "
+           "server that is up and fail over to the next; bench workers spread over "
+           "all of them."));
     model_name_ = new QLineEdit(remote_page);
     model_name_->setPlaceholderText(tr("the server's default"));
     timeout_ = new QDoubleSpinBox(remote_page);
@@ -235,7 +241,35 @@ QWidget* EndpointsDialog::buildRemotePage() {
     remote_form->addRow(server_key_);
     remote_form->addRow(tr("Server key"), key_row);
     remote_form->addRow(tr("Tokeni&zer"), tokenizer_dir_);
+    addNetworkRows(remote_page, remote_form);
     return remote_page;
+}
+
+// A CA file, a client certificate and key, a proxy and its password (keychain).
+void EndpointsDialog::addNetworkRows(QWidget* page, QFormLayout* form) {
+    ca_file_ = new QLineEdit(page);
+    ca_file_->setPlaceholderText(tr("PEM file of a private CA (besides the system store)"));
+    client_cert_ = new QLineEdit(page);
+    client_cert_->setPlaceholderText(tr("PEM certificate for mutual TLS"));
+    client_key_ = new QLineEdit(page);
+    client_key_->setPlaceholderText(tr("its private key (PEM, unencrypted)"));
+    proxy_ = new QLineEdit(page);
+    proxy_->setPlaceholderText(
+        tr("http://user@host:port; empty: HTTPS_PROXY/NO_PROXY; direct: none"));
+    proxy_password_ = new QLineEdit(page);
+    proxy_password_->setEchoMode(QLineEdit::Password);
+    proxy_password_->setPlaceholderText(tr("the proxy user's password, kept in the keychain"));
+    save_proxy_password_ = new QPushButton(tr("Save pass&word"), page);
+    connect(save_proxy_password_, &QPushButton::clicked, this, &EndpointsDialog::saveProxyPassword);
+    connect(proxy_, &QLineEdit::textChanged, this, &EndpointsDialog::updateVisibility);
+    auto* password_row = new QHBoxLayout;
+    password_row->addWidget(proxy_password_, 1);
+    password_row->addWidget(save_proxy_password_);
+    form->addRow(tr("CA &file"), ca_file_);
+    form->addRow(tr("Client &certificate"), client_cert_);
+    form->addRow(tr("Client &key"), client_key_);
+    form->addRow(tr("&Proxy"), proxy_);
+    form->addRow(tr("Proxy password"), password_row);
 }
 
 void EndpointsDialog::connectForm() {
@@ -245,7 +279,8 @@ void EndpointsDialog::connectForm() {
                 current_row_ = current.isValid() ? current.row() : -1;
                 loadForm();
             });
-    for (QLineEdit* e : {name_, model_dir_, url_, model_name_, tokenizer_dir_})
+    for (QLineEdit* e : {name_, model_dir_, url_, model_name_, tokenizer_dir_, ca_file_,
+                         client_cert_, client_key_, proxy_})
         connect(e, &QLineEdit::editingFinished, this, &EndpointsDialog::saveForm);
     connect(kind_, &QComboBox::currentIndexChanged, this, [this] {
         saveForm();
@@ -296,6 +331,11 @@ void EndpointsDialog::loadForm() {
     auth_->setCurrentIndex(auth_->findData(int(p.auth)));
     server_key_->setChecked(p.server_key);
     tokenizer_dir_->setText(QString::fromStdString(p.tokenizer_dir));
+    ca_file_->setText(QString::fromStdString(p.ca_file));
+    client_cert_->setText(QString::fromStdString(p.client_cert_file));
+    client_key_->setText(QString::fromStdString(p.client_key_file));
+    proxy_->setText(QString::fromStdString(p.proxy));
+    proxy_password_->clear();
     token_->clear();
     server_key_value_->clear();
     status_->clear();
@@ -321,6 +361,10 @@ void EndpointsDialog::saveForm() {
     p.auth = core::AuthMode(auth_->currentData().toInt());
     p.server_key = server_key_->isChecked();
     p.tokenizer_dir = tokenizer_dir_->text().trimmed().toStdString();
+    p.ca_file = ca_file_->text().trimmed().toStdString();
+    p.client_cert_file = client_cert_->text().trimmed().toStdString();
+    p.client_key_file = client_key_->text().trimmed().toStdString();
+    p.proxy = proxy_->text().trimmed().toStdString();
     model_->changed(row);
 }
 
@@ -334,6 +378,11 @@ void EndpointsDialog::updateVisibility() {
     save_server_key_->setEnabled(server_key_->isChecked());
     tokenizer_dir_->setEnabled(kind == core::EndpointKind::Vllm ||
                                kind == core::EndpointKind::Auto);
+    // A password only for a proxy that names its user.
+    const auto proxy = core::parse_proxy_url(proxy_->text().trimmed().toStdString(), "proxy");
+    const bool proxy_user = !proxy_->text().trimmed().isEmpty() && proxy && !proxy->user.empty();
+    proxy_password_->setEnabled(proxy_user);
+    save_proxy_password_->setEnabled(proxy_user);
 }
 
 void EndpointsDialog::saveSecret(bool server_key) {
@@ -357,6 +406,26 @@ void EndpointsDialog::saveSecret(bool server_key) {
     }
     status_->setText(value.empty() ? tr("Removed from the keychain.")
                                    : tr("Saved in the system keychain (never in settings)."));
+}
+
+void EndpointsDialog::saveProxyPassword() {
+    saveForm();
+    const int row = currentRow();
+    if (row < 0) return;
+    const auto& p = store_.profiles[size_t(row)];
+    auto proxy = core::parse_proxy_url(p.proxy, "proxy");
+    if (p.proxy.empty() || !proxy || proxy->user.empty()) {
+        status_->setText(tr("⚠ Set a proxy with a user first (http://user@host:port)."));
+        return;
+    }
+    const std::string value = proxy_password_->text().toStdString();
+    const std::string key = core::proxy_keychain_key(*proxy);
+    auto written = value.empty() ? core::keychain_delete(key) : core::keychain_write(key, value);
+    proxy_password_->clear();
+    status_->setText(!written
+                         ? tr("⚠ Keychain: %1").arg(QString::fromStdString(written.error().message))
+                     : value.empty() ? tr("Removed from the keychain.")
+                                     : tr("Saved in the system keychain (never in settings)."));
 }
 
 namespace {

@@ -12,6 +12,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QFormLayout;
 class QLineEdit;
 class QListView;
 class QPushButton;
@@ -60,6 +61,8 @@ class EndpointsDialog : public QDialog {
     void saveForm();
     void updateVisibility();
     void saveSecret(bool server_key);
+    void saveProxyPassword();
+    void addNetworkRows(QWidget* page, QFormLayout* form);
     int currentRow() const;
 
     core::EndpointProfileStore store_;
@@ -80,6 +83,12 @@ class EndpointsDialog : public QDialog {
     QLineEdit* server_key_value_;
     QPushButton* save_server_key_;
     QLineEdit* tokenizer_dir_;
+    QLineEdit* ca_file_;
+    QLineEdit* client_cert_;
+    QLineEdit* client_key_;
+    QLineEdit* proxy_;
+    QLineEdit* proxy_password_;
+    QPushButton* save_proxy_password_;
     QPushButton* test_;
     QLabel* status_;
     bool loading_ = false;

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "core/decide/local_backend.h"
+#include "core/endpoints/failover_backend.h"
 #include "engine/engine.h"
 
 namespace core {
@@ -53,7 +54,8 @@ Result<std::optional<engine::Tokenizer>> load_tokenizer(const TokenizerSpec& spe
     return loaded.error();
 }
 
-Result<std::unique_ptr<Backend>> build_remote(const RemoteSpec& spec, const CancelToken& cancel) {
+Result<std::unique_ptr<Backend>> build_one_remote(const RemoteSpec& spec,
+                                                  const CancelToken& cancel) {
     RemoteProtocol protocol = spec.protocol;
     std::optional<engine::Tokenizer> tokenizer;
     if (spec.tokenizer.load == TokenizerSpec::Load::Always) {
@@ -77,7 +79,56 @@ Result<std::unique_ptr<Backend>> build_remote(const RemoteSpec& spec, const Canc
     return make_remote_backend(protocol, spec.options, tokenizer ? &*tokenizer : nullptr, cancel);
 }
 
+// One backend per URL behind a FailoverBackend. The protocol is detected once, on the first
+// server that answers, so a server that is down when the backend is made does not stop it.
+Result<std::unique_ptr<Backend>> build_remote(const RemoteSpec& spec, const CancelToken& cancel) {
+    if (spec.more_urls.empty()) return build_one_remote(spec, cancel);
+    std::vector<std::string> urls{spec.options.url};
+    urls.insert(urls.end(), spec.more_urls.begin(), spec.more_urls.end());
+    RemoteSpec each = spec;
+    each.more_urls.clear();
+    if (each.protocol == RemoteProtocol::Auto) {
+        std::optional<engine::Error> failed;
+        for (const auto& url : urls) {
+            each.options.url = url;
+            auto detected = detect_protocol(each.options, cancel);
+            if (detected) {
+                each.protocol = *detected;
+                failed.reset();
+                break;
+            }
+            failed = detected.error();
+        }
+        if (failed) return *failed;
+        if (each.protocol == RemoteProtocol::Vllm &&
+            each.tokenizer.load == TokenizerSpec::Load::IfDetectedVllm)
+            each.tokenizer.load = TokenizerSpec::Load::Always;
+    }
+    std::vector<FailoverBackend::Server> servers;
+    for (const auto& url : urls) {
+        each.options.url = url;
+        auto backend = build_one_remote(each, cancel);
+        if (!backend) return backend.error();
+        servers.push_back({url, std::shared_ptr<Backend>(std::move(backend.value()))});
+    }
+    return std::unique_ptr<Backend>(std::make_unique<FailoverBackend>(std::move(servers)));
+}
+
 }  // namespace
+
+std::vector<std::string> split_url_list(const std::string& text) {
+    std::vector<std::string> urls;
+    std::string current;
+    for (char c : text + ",") {
+        if (c == ',' || c == ' ' || c == '\t' || c == '\n') {
+            if (!current.empty()) urls.push_back(current);
+            current.clear();
+        } else {
+            current += c;
+        }
+    }
+    return urls;
+}
 
 Result<std::unique_ptr<Backend>> build_backend(const BackendSpec& spec, const CancelToken& cancel,
                                                const ProgressFn& progress) {

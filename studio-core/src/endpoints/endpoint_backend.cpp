@@ -5,6 +5,7 @@
 #include "core/endpoints/backend_factory.h"
 #include "core/endpoints/endpoint_profiles.h"
 #include "core/net/auth.h"
+#include "core/net/http_client.h"
 #include "core/net/keychain.h"
 
 namespace core {
@@ -59,18 +60,43 @@ RemoteProtocol protocol_of(EndpointKind kind) {
     }
 }
 
-Result<BackendSpec> remote_spec(const EndpointProfile& profile, const ProfileSecrets& secrets) {
+std::string field(const EndpointProfile& profile, const char* name) {
+    return "endpoint \"" + profile.name + "\" " + name;
+}
+
+EndpointNetwork endpoint_network(const EndpointProfile& profile, const ProfileSecrets& secrets) {
+    EndpointNetwork network;
+    if (!profile.ca_file.empty()) network.ca_file = {profile.ca_file, field(profile, "CA file")};
+    if (!profile.client_cert_file.empty())
+        network.client_cert = {profile.client_cert_file, field(profile, "client certificate")};
+    if (!profile.client_key_file.empty())
+        network.client_key = {profile.client_key_file, field(profile, "client key")};
+    network.proxy = profile.proxy;
+    network.proxy_source = field(profile, "proxy");
+    network.proxy_password = secrets.proxy_password;
+    return network;
+}
+
+Result<BackendSpec> remote_spec(const EndpointProfile& profile, const ProfileSecrets& secrets,
+                                const EnvLookup& env) {
     if (profile.url.empty())
         return bad_input("endpoint \"" + profile.name +
                          "\": no URL (e.g. http://127.0.0.1:8080/v1)");
     RemoteSpec spec;
     spec.protocol = protocol_of(profile.kind);
-    spec.options.url = profile.url;
+    // Several URLs (commas between them): failover and spreading over all of them.
+    const auto urls = split_url_list(profile.url);
+    spec.options.url = urls.empty() ? profile.url : urls.front();
+    if (urls.size() > 1) spec.more_urls.assign(urls.begin() + 1, urls.end());
     spec.options.model = profile.model;
     spec.options.transport.timeout_s =
         profile.timeout_s > 0 ? profile.timeout_s : kDefaultTimeoutSeconds;
     spec.options.transport.server_key = secrets.server_key;
     spec.options.transport.auth = token_source(profile, secrets);
+    if (auto ok =
+            configure_network(spec.options.transport, env, endpoint_network(profile, secrets));
+        !ok)
+        return ok.error();
     if (profile.kind == EndpointKind::Vllm || profile.kind == EndpointKind::Auto) {
         // vLLM plans canvases here, with the tokenizer of the tokenizer (else model) folder.
         const std::filesystem::path dir =
@@ -90,9 +116,10 @@ Result<BackendSpec> remote_spec(const EndpointProfile& profile, const ProfileSec
 
 }  // namespace
 
-Result<BackendSpec> backend_spec(const EndpointProfile& profile, const ProfileSecrets& secrets) {
+Result<BackendSpec> backend_spec(const EndpointProfile& profile, const ProfileSecrets& secrets,
+                                 const EnvLookup& env) {
     if (profile.kind == EndpointKind::Local) return local_spec(profile);
-    return remote_spec(profile, secrets);
+    return remote_spec(profile, secrets, env);
 }
 
 Result<ProfileSecrets> read_profile_secrets(const EndpointProfile& profile, const EnvLookup& env) {
@@ -111,6 +138,14 @@ Result<ProfileSecrets> read_profile_secrets(const EndpointProfile& profile, cons
             return remote_error("endpoint \"" + profile.name +
                                 "\": no token stored in the keychain for " + profile.url +
                                 " (save one in Endpoints, or set DGEM_TOKEN)");
+        }
+    }
+    if (!profile.proxy.empty() && profile.proxy != "direct" && profile.proxy != "none") {
+        auto proxy = parse_proxy_url(profile.proxy, "endpoint \"" + profile.name + "\" proxy");
+        if (!proxy) return proxy.error();
+        if (!proxy->user.empty() && proxy->password.empty()) {
+            auto stored = keychain_read(proxy_keychain_key(*proxy));
+            if (stored && stored->has_value()) secrets.proxy_password = **stored;
         }
     }
     if (profile.server_key) {

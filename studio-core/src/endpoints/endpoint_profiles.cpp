@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/net/auth.h"
+#include "core/net/proxy.h"
 
 namespace core {
 
@@ -72,6 +73,10 @@ std::string server_key_keychain_key(const EndpointProfile& profile) {
 }
 
 namespace {
+std::string without_password(const std::string& url) {
+    auto proxy = parse_proxy_url(url, "proxy");
+    return proxy ? proxy->display() : std::string();
+}
 QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
@@ -102,6 +107,10 @@ EndpointProfileStore EndpointProfileStore::load(QSettings& settings,
             parse_auth_mode(s(settings.value(QStringLiteral("auth")))).value_or(AuthMode::None);
         p.server_key = settings.value(QStringLiteral("server_key"), false).toBool();
         p.tokenizer_dir = s(settings.value(QStringLiteral("tokenizer_dir")));
+        p.ca_file = s(settings.value(QStringLiteral("ca_file")));
+        p.client_cert_file = s(settings.value(QStringLiteral("client_cert_file")));
+        p.client_key_file = s(settings.value(QStringLiteral("client_key_file")));
+        p.proxy = s(settings.value(QStringLiteral("proxy")));
         if (!p.name.empty()) store.profiles.push_back(std::move(p));
     }
     settings.endArray();
@@ -156,6 +165,13 @@ void EndpointProfileStore::save(QSettings& settings) const {
         settings.setValue(QStringLiteral("auth"), q(std::string(to_string(p.auth))));
         settings.setValue(QStringLiteral("server_key"), p.server_key);
         settings.setValue(QStringLiteral("tokenizer_dir"), q(p.tokenizer_dir));
+        settings.setValue(QStringLiteral("ca_file"), q(p.ca_file));
+        settings.setValue(QStringLiteral("client_cert_file"), q(p.client_cert_file));
+        settings.setValue(QStringLiteral("client_key_file"), q(p.client_key_file));
+        // The URL as given: a password typed into it is dropped (it belongs in the keychain).
+        settings.setValue(
+            QStringLiteral("proxy"),
+            q(mask_url_password(p.proxy) == p.proxy ? p.proxy : without_password(p.proxy)));
     }
     settings.endArray();
     settings.setValue(QStringLiteral("active"), q(active));

@@ -133,6 +133,8 @@ Result<ImageInput> load_image(const std::string& ref, double timeout_s) {
         TransportOptions options;
         options.timeout_s = timeout_s;
         options.max_retries = 0;
+        // The same trust store and proxies as every other client (SSL_CERT_FILE, HTTPS_PROXY, ...).
+        if (auto ok = configure_network(options, process_environment()); !ok) return ok.error();
         const HttpTransport http(options);
         auto r = http.get(ref, engine::CancelToken());
         if (!r) return bad_input(ref + ": did not answer (" + r.error().message + ")");

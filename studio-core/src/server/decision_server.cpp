@@ -12,6 +12,7 @@
 
 #include <sys/socket.h>
 #include "base/time.h"
+#include "core/net/tls.h"
 
 #include "core/server/metrics.h"
 #include "server/gateway_routes.h"
@@ -130,7 +131,7 @@ struct DecisionServer::Impl {
     ServerOptions options;
     // Before `http`: responses still being sent hold tickets, so the gate must outlive them.
     std::unique_ptr<AdmissionGate> admission;
-    httplib::Server http;
+    std::unique_ptr<httplib::Server> server;  // an httplib::SSLServer with TLS
     std::thread listener;
     int bound_port = -1;
     std::atomic<bool> running{false};
@@ -266,6 +267,43 @@ DecisionServer::~DecisionServer() {
 int DecisionServer::port() const {
     return impl_->bound_port;
 }
+Result<void> check_tls_files(const ServerOptions& o) {
+    if (o.tls_cert_file.empty() && o.tls_key_file.empty()) {
+        if (!o.tls_client_ca_file.empty())
+            return engine::bad_input("--tls-client-ca " + o.tls_client_ca_file +
+                                     ": client certificates need TLS (--tls-cert and --tls-key)");
+        return {};
+    }
+    if (auto ok = check_certificate_and_key({o.tls_cert_file, "--tls-cert"},
+                                            {o.tls_key_file, "--tls-key"});
+        !ok)
+        return ok.error();
+    if (!o.tls_client_ca_file.empty())
+        if (auto ok = check_certificate_file({o.tls_client_ca_file, "--tls-client-ca"}); !ok)
+            return ok.error();
+    return {};
+}
+
+bool DecisionServer::tls() const {
+    return !impl_->options.tls_cert_file.empty();
+}
+
+namespace {
+
+// The plain or the TLS server, its files checked first so a bad one is named.
+Result<std::unique_ptr<httplib::Server>> make_http_server(const ServerOptions& o) {
+    if (auto ok = check_tls_files(o); !ok) return ok.error();
+    if (o.tls_cert_file.empty()) return std::make_unique<httplib::Server>();
+    auto server = std::make_unique<httplib::SSLServer>(
+        o.tls_cert_file.c_str(), o.tls_key_file.c_str(),
+        o.tls_client_ca_file.empty() ? nullptr : o.tls_client_ca_file.c_str());
+    if (!server->is_valid())
+        return engine::bad_input("cannot serve TLS with --tls-cert " + o.tls_cert_file +
+                                 " and --tls-key " + o.tls_key_file);
+    return std::unique_ptr<httplib::Server>(std::move(server));
+}
+
+}  // namespace
 bool DecisionServer::running() const {
     return impl_->running.load();
 }
@@ -276,8 +314,11 @@ Result<void> DecisionServer::start() {
     s.admission = std::make_unique<AdmissionGate>(AdmissionGate::Limits{
         s.options.max_inflight, s.options.max_queue,
         std::chrono::milliseconds(static_cast<int64_t>(s.options.inflight_wait_s) * 1000)});
+    auto made = make_http_server(s.options);
+    if (!made) return made.error();
+    s.server = std::move(made.value());
     s.make_routes();
-    auto& http = s.http;
+    auto& http = *s.server;
     const int threads = std::max(4, s.options.threads);
     http.new_task_queue = [threads] {
         return new httplib::ThreadPool(static_cast<size_t>(threads));
@@ -384,7 +425,7 @@ Result<void> DecisionServer::start() {
     if (const socket_t sock = listening->load(); sock != INVALID_SOCKET) ::listen(sock, SOMAXCONN);
     s.running = true;
     s.listener = std::thread([self] {
-        self->http.listen_after_bind();
+        self->server->listen_after_bind();
         self->running = false;
     });
     return {};
@@ -397,11 +438,11 @@ void DecisionServer::stop() {
     // down, which lets every request in flight finish before the threads are joined.
     if (s.listener.joinable()) {
         // stop() is ignored until the accept loop runs: wait for it to start (bounded).
-        for (int i = 0; i < 5000 && s.running && !s.http.is_running(); ++i)
+        for (int i = 0; i < 5000 && s.running && !s.server->is_running(); ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         // Waiters are answered 503 at once; what already runs keeps its slot and finishes.
         if (s.admission) s.admission->close();
-        s.http.stop();
+        s.server->stop();
         s.listener.join();
     }
     s.running = false;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "core/decide/backend.h"
 #include "core/net/remote_backends.h"
@@ -53,7 +54,14 @@ struct RemoteSpec {
     RemoteProtocol protocol = RemoteProtocol::Auto;  // Auto: asks /health
     RemoteOptions options;
     TokenizerSpec tokenizer;
+    // More servers of the same kind besides options.url: the backend is then a FailoverBackend
+    // (core/endpoints/failover_backend.h) over all of them, options.url first. With Auto the
+    // protocol is asked of the first server that answers /health.
+    std::vector<std::string> more_urls;
 };
+
+// "http://a:8080/v1, http://b:8080/v1" -> both (commas or white space between URLs).
+std::vector<std::string> split_url_list(const std::string& text);
 
 struct BackendSpec {
     std::variant<LocalEngineSpec, RemoteSpec> where;

@@ -35,7 +35,9 @@ struct EndpointProfile {
     // Local engine.
     std::string model_dir;
     std::string device = "auto";  // auto | cpu | cuda
-    // Remote server.
+    // Remote server: one URL, or several separated by commas (decisions go to the first that
+    // is up and fail over to the next; bench workers spread over all of them). Secrets are
+    // keyed by this text as a whole.
     std::string url;
     std::string model;
     double timeout_s = kDefaultTimeoutSeconds;
@@ -43,6 +45,14 @@ struct EndpointProfile {
     bool server_key = false;  // send X-DGem-Key (keychain entry, else DGEM_SERVER_KEY)
     // vLLM structured reads plan canvases here: the folder holding tokenizer.json.
     std::string tokenizer_dir;
+    // Network (core/net/http_client.h: EndpointNetwork): a CA file trusted besides the system
+    // store and SSL_CERT_FILE; a client certificate and key for mutual TLS; a proxy URL
+    // (http://[user@]host:port; empty: HTTPS_PROXY/HTTP_PROXY/NO_PROXY; "direct": none), its
+    // password in the keychain (proxy_keychain_key), never here.
+    std::string ca_file;
+    std::string client_cert_file;
+    std::string client_key_file;
+    std::string proxy;
 
     bool remote() const { return kind != EndpointKind::Local; }
     bool operator==(const EndpointProfile&) const = default;
@@ -77,13 +87,16 @@ class EndpointProfileStore {
 struct ProfileSecrets {
     std::string token;
     std::string server_key;
+    std::string proxy_password;  // when the profile's proxy names a user
 };
 Result<ProfileSecrets> read_profile_secrets(const EndpointProfile& profile, const EnvLookup& env);
 
 // Where a profile decides, as the typed description core/endpoints/backend_factory.h builds from;
 // errors name the profile and what is missing (a model folder, a URL).
+// The environment supplies SSL_CERT_FILE, SSL_CERT_DIR and the proxy variables.
 struct BackendSpec;
-Result<BackendSpec> backend_spec(const EndpointProfile& profile, const ProfileSecrets& secrets);
+Result<BackendSpec> backend_spec(const EndpointProfile& profile, const ProfileSecrets& secrets,
+                                 const EnvLookup& env = process_environment());
 
 // Builds the backend for a profile (blocking: a local profile loads its model, a remote Auto
 // profile asks /health; run it off the UI thread). A local load reports its stages through

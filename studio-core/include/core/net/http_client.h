@@ -6,6 +6,12 @@
 // jitter (honouring Retry-After), asks the token source once more after a 401, and aborts on
 // cancellation. ensure_core_application() makes the QCoreApplication other parts of the core
 // need in command-line tools.
+//
+// TLS and proxies (core/net/tls.h, core/net/proxy.h) are typed settings in TransportOptions,
+// filled once by configure_network from the environment (SSL_CERT_FILE, SSL_CERT_DIR,
+// HTTPS_PROXY, HTTP_PROXY, NO_PROXY) and what an endpoint profile or dgem's flags add (a CA file,
+// a client certificate and key, a proxy). Transport errors name the host and what failed: an
+// unknown CA, a name mismatch, an expired certificate, a proxy that refused or wants credentials.
 
 #include <functional>
 #include <map>
@@ -14,7 +20,10 @@
 #include <string>
 #include <string_view>
 
+#include "core/config/config.h"
 #include "core/net/auth.h"
+#include "core/net/proxy.h"
+#include "core/net/tls.h"
 #include "engine/cancel.h"
 #include "engine/result.h"
 
@@ -31,7 +40,27 @@ struct TransportOptions {
     double max_retry_wait_s = 30;       // a longer Retry-After is cut to this
     std::shared_ptr<TokenSource> auth;  // may be null
     std::string server_key;             // X-DGem-Key, if any
+    TlsSettings tls;                    // trust store and client certificate for https://
+    ProxySettings proxy;                // the proxies requests go through, and NO_PROXY
 };
+
+// What an endpoint adds to the environment's network settings (a profile's fields, or dgem's
+// --ca-file, --client-cert, --client-key and --proxy).
+struct EndpointNetwork {
+    TlsFile ca_file;                  // trusted besides the system store and SSL_CERT_FILE
+    TlsFile client_cert, client_key;  // mutual TLS
+    std::string proxy;                // empty: the environment's; "direct": none; else a URL
+    std::string proxy_source;         // "--proxy", "endpoint \"NAME\" proxy"
+    std::string proxy_password;       // from the keychain when the URL has none; a secret
+};
+
+// Fills transport.tls and transport.proxy from the environment and `endpoint`, and checks every
+// file (readable, PEM, the key matching its certificate) and proxy URL. Errors name the file, the
+// URL (its password masked) and the variable or field it came from.
+engine::Result<void> configure_network(TransportOptions& transport, const EnvLookup& env,
+                                       const EndpointNetwork& endpoint = {});
+// The keychain entry of a proxy's password: "proxy:" and the proxy URL without a password.
+std::string proxy_keychain_key(const ProxyServer& proxy);
 
 struct HttpResponse {
     int status = 0;

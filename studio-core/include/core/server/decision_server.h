@@ -59,6 +59,11 @@ struct ServerOptions {
     std::string metrics_key;     // METRICS_KEY: GET /metrics needs "Authorization: Bearer <key>"
     // The policies the gateway routes and MCP's decide_policy may name (by name only).
     PolicyCatalog catalog;
+    // TLS (--tls-cert, --tls-key, --tls-client-ca): HTTPS when a certificate and key are set;
+    // with a client CA every client must present a certificate it signed (mutual TLS).
+    std::string tls_cert_file;
+    std::string tls_key_file;
+    std::string tls_client_ca_file;
     std::string model_name;  // reported in /health and replies
     std::string version;     // reported in /health
     // One line per request, without secrets; null: no access log.
@@ -72,6 +77,10 @@ struct ServerOptions {
     static Result<ServerOptions> from_environment(const EnvLookup& env, const ServerOptions& base);
 };
 
+// The TLS files of `options`: the certificate and key readable PEM and belonging together, the
+// client CA a PEM certificate, a client CA only with TLS. Errors name the file and its flag.
+Result<void> check_tls_files(const ServerOptions& options);
+
 class DecisionServer {
   public:
     // The backend serves every route: decisions, generations and health, and, where it holds
@@ -81,9 +90,11 @@ class DecisionServer {
     DecisionServer(const DecisionServer&) = delete;
     DecisionServer& operator=(const DecisionServer&) = delete;
 
-    // Binds and serves on background threads. Errors name host:port.
+    // Binds and serves on background threads. Errors name host:port, or the TLS file that is
+    // missing, unreadable, not PEM, or a key that does not match its certificate.
     Result<void> start();
     int port() const;
+    bool tls() const;  // serving https://
     // Stops accepting: requests waiting for a decision slot get 503, requests in flight finish
     // first. Safe to call twice.
     void stop();
