@@ -93,6 +93,8 @@ if(TARGET core_tst_dataset_e2e)
   add_dependencies(core_tst_dataset_e2e dgem)
   set_tests_properties(core_tst_dataset_e2e PROPERTIES TIMEOUT 1800
                        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=1200000")
+endif()
+
 # Trust, proxies and mutual TLS: HTTPS servers of the test's own (cpp-httplib), tinyproxy, and
 # the real `dgem serve --tls-*` reached by `dgem health`.
 if(TARGET core_tst_network)
