@@ -759,6 +759,172 @@
     </message>
 </context>
 <context>
+    <name>ui::DataRowsModel</name>
+    <message>
+        <source>right</source>
+        <translation>richtig</translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation>falsch</translation>
+    </message>
+    <message>
+        <source>row</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>%1 p</source>
+        <translation>%1 p</translation>
+    </message>
+    <message>
+        <source>%1 right</source>
+        <translation>%1 richtig</translation>
+    </message>
+    <message>
+        <source>hesitation</source>
+        <translation>Zögern</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>Fehler</translation>
+    </message>
+</context>
+<context>
+    <name>ui::DataWindow</name>
+    <message>
+        <source>Open a CSV or JSONL file, or drop one here.</source>
+        <translation>Öffnen Sie eine CSV- oder JSONL-Datei oder ziehen Sie eine hierher.</translation>
+    </message>
+    <message>
+        <source>Open data…</source>
+        <translation>Daten öffnen…</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Ausführen</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportieren…</translation>
+    </message>
+    <message>
+        <source>Open data</source>
+        <translation>Daten öffnen</translation>
+    </message>
+    <message>
+        <source>Data (*.csv *.jsonl *.ndjson)</source>
+        <translation>Daten (*.csv *.jsonl *.ndjson)</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>Rows or report (*.csv *.jsonl *.html *.pdf)</source>
+        <translation>Zeilen oder Bericht (*.csv *.jsonl *.html *.pdf)</translation>
+    </message>
+    <message>
+        <source>Data and mapping</source>
+        <translation>Daten und Zuordnung</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>Zeilen</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>Fragen</translation>
+    </message>
+    <message>
+        <source>%1 (%2 rows) through %3</source>
+        <translation>%1 (%2 Zeilen) durch %3</translation>
+    </message>
+    <message>
+        <source>(the template&apos;s default)</source>
+        <translation>(Standardwert der Vorlage)</translation>
+    </message>
+    <message>
+        <source>Resuming…</source>
+        <translation>Wird fortgesetzt…</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>Wird gestartet…</translation>
+    </message>
+    <message>
+        <source>%1 / %2 rows · %3 failed · %4 rows/s · ETA %5</source>
+        <translation>%1 / %2 Zeilen · %3 fehlgeschlagen · %4 Zeilen/s · Rest %5</translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 rows kept; Resume continues.</source>
+        <translation>Abgebrochen: %1 Zeilen behalten; „Fortsetzen“ setzt den Lauf fort.</translation>
+    </message>
+    <message>
+        <source>%1 rows · %2 failed · accuracy %3</source>
+        <translation>%1 Zeilen · %2 fehlgeschlagen · Genauigkeit %3</translation>
+    </message>
+    <message>
+        <source>%1 rows · %2 failed</source>
+        <translation>%1 Zeilen · %2 fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 answered, accuracy %3 · confusion: rows expected, columns answered</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: %2 beantwortet, Genauigkeit %3 · Konfusion: Zeilen erwartet, Spalten beantwortet</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 answered</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: %2 beantwortet</translation>
+    </message>
+    <message>
+        <source>rows: expected, columns: answered</source>
+        <translation>Zeilen: erwartet, Spalten: beantwortet</translation>
+    </message>
+    <message>
+        <source>All rows</source>
+        <translation>Alle Zeilen</translation>
+    </message>
+    <message>
+        <source>Wrong</source>
+        <translation>Falsch</translation>
+    </message>
+    <message>
+        <source>Uncertain (hesitation over 0.5)</source>
+        <translation>Unsicher (Zögern über 0,5)</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source>%1: no dataset.json; not a kept dataset run</source>
+        <translation>%1: keine dataset.json; kein gespeicherter Datenlauf</translation>
+    </message>
+    <message>
+        <source>The run is not complete; resume it first.</source>
+        <translation>Der Lauf ist nicht vollständig; setzen Sie ihn zuerst fort.</translation>
+    </message>
+    <message>
+        <source>Variable</source>
+        <translation>Variable</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>Spalte</translation>
+    </message>
+</context>
+<context>
     <name>ui::EndpointListModel</name>
     <message>
         <source>  (active)</source>
@@ -1559,6 +1725,14 @@
     <message>
         <source>Ready: %1</source>
         <translation>Bereit: %1</translation>
+    </message>
+    <message>
+        <source>Data — Decision Studio</source>
+        <translation>Daten — Decision Studio</translation>
+    </message>
+    <message>
+        <source>&amp;Data…</source>
+        <translation>&amp;Daten…</translation>
     </message>
 </context>
 <context>

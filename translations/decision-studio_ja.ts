@@ -754,6 +754,172 @@
     </message>
 </context>
 <context>
+    <name>ui::DataRowsModel</name>
+    <message>
+        <source>right</source>
+        <translation>正解</translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation>不正解</translation>
+    </message>
+    <message>
+        <source>row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>%1 p</source>
+        <translation>%1 p</translation>
+    </message>
+    <message>
+        <source>%1 right</source>
+        <translation>%1 正解</translation>
+    </message>
+    <message>
+        <source>hesitation</source>
+        <translation>迷い</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>エラー</translation>
+    </message>
+</context>
+<context>
+    <name>ui::DataWindow</name>
+    <message>
+        <source>Open a CSV or JSONL file, or drop one here.</source>
+        <translation>CSV または JSONL ファイルを開くか、ここにドロップしてください。</translation>
+    </message>
+    <message>
+        <source>Open data…</source>
+        <translation>データを開く…</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>実行</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>再開</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>エクスポート…</translation>
+    </message>
+    <message>
+        <source>Open data</source>
+        <translation>データを開く</translation>
+    </message>
+    <message>
+        <source>Data (*.csv *.jsonl *.ndjson)</source>
+        <translation>データ (*.csv *.jsonl *.ndjson)</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>エクスポート</translation>
+    </message>
+    <message>
+        <source>Rows or report (*.csv *.jsonl *.html *.pdf)</source>
+        <translation>行またはレポート (*.csv *.jsonl *.html *.pdf)</translation>
+    </message>
+    <message>
+        <source>Data and mapping</source>
+        <translation>データと対応付け</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>質問</translation>
+    </message>
+    <message>
+        <source>%1 (%2 rows) through %3</source>
+        <translation>%1 (%2 行) を %3 で判定</translation>
+    </message>
+    <message>
+        <source>(the template&apos;s default)</source>
+        <translation>(テンプレートの既定値)</translation>
+    </message>
+    <message>
+        <source>Resuming…</source>
+        <translation>再開中…</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>開始中…</translation>
+    </message>
+    <message>
+        <source>%1 / %2 rows · %3 failed · %4 rows/s · ETA %5</source>
+        <translation>%1 / %2 行 · 失敗 %3 · %4 行/秒 · 残り %5</translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 rows kept; Resume continues.</source>
+        <translation>キャンセルしました: %1 行を保持。「再開」で続行します。</translation>
+    </message>
+    <message>
+        <source>%1 rows · %2 failed · accuracy %3</source>
+        <translation>%1 行 · 失敗 %2 · 正解率 %3</translation>
+    </message>
+    <message>
+        <source>%1 rows · %2 failed</source>
+        <translation>%1 行 · 失敗 %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 answered, accuracy %3 · confusion: rows expected, columns answered</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: 回答 %2 件、正解率 %3 · 混同行列: 行は期待値、列は回答</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 answered</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: 回答 %2 件</translation>
+    </message>
+    <message>
+        <source>rows: expected, columns: answered</source>
+        <translation>行: 期待値、列: 回答</translation>
+    </message>
+    <message>
+        <source>All rows</source>
+        <translation>すべての行</translation>
+    </message>
+    <message>
+        <source>Wrong</source>
+        <translation>不正解</translation>
+    </message>
+    <message>
+        <source>Uncertain (hesitation over 0.5)</source>
+        <translation>不確か (迷いが 0.5 超)</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source>%1: no dataset.json; not a kept dataset run</source>
+        <translation>%1: dataset.json がありません。保存されたデータ実行ではありません</translation>
+    </message>
+    <message>
+        <source>The run is not complete; resume it first.</source>
+        <translation>実行が完了していません。先に再開してください。</translation>
+    </message>
+    <message>
+        <source>Variable</source>
+        <translation>変数</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>列</translation>
+    </message>
+</context>
+<context>
     <name>ui::EndpointListModel</name>
     <message>
         <source>  (active)</source>
@@ -1551,6 +1717,14 @@
     <message>
         <source>Ready: %1</source>
         <translation>準備完了: %1</translation>
+    </message>
+    <message>
+        <source>Data — Decision Studio</source>
+        <translation>データ — Decision Studio</translation>
+    </message>
+    <message>
+        <source>&amp;Data…</source>
+        <translation>データ(&amp;D)…</translation>
     </message>
 </context>
 <context>

@@ -106,7 +106,7 @@ void DataWindow::buildLayout() {
     preview_ = new QTableWidget(setup);
     mapping_ = new QTableWidget(setup);
     mapping_->setColumnCount(2);
-    mapping_->setHorizontalHeaderLabels({tr("variable"), tr("column")});
+    mapping_->setHorizontalHeaderLabels({tr("Variable"), tr("Column")});
     mapping_->horizontalHeader()->setStretchLastSection(true);
     tabs_->addTab(setup, tr("Data and mapping"));
 

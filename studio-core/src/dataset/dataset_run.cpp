@@ -16,6 +16,9 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kJournalKind = "decision-studio dataset journal";
+// Each row is written to the journal as it is journaled (a killed process loses none); fsync
+// runs at most this often, not once per row (a row takes milliseconds on a small model).
+constexpr double kJournalSyncS = 0.2;
 
 json samples_json(const std::optional<Samples>& s) {
     if (!s) return nullptr;
@@ -83,9 +86,15 @@ Result<JournalState> resume_journal(const std::string& jp, const json& now) {
         if (in.eof()) break;  // no '\n' after it: cut mid-way by a kill
         ++n;
         const json j = json::parse(line, nullptr, false);
-        if (j.is_discarded() || !j.is_object())
-            return engine::bad_input(jp + ":" + std::to_string(n) +
-                                     ": not a journal record; move the journal away to start over");
+        if (j.is_discarded() || !j.is_object()) {
+            if (n == 1)
+                return engine::bad_input(jp +
+                                         ":1: not a dataset journal; move it away or name "
+                                         "another with --journal");
+            // The journal is fsync'd every kJournalSyncS: a power loss can leave its tail
+            // damaged. Rows from here on run again.
+            break;
+        }
         if (n == 1) {
             if (auto ok = check_resumable(jp, j, now); !ok) return ok.error();
             st.header = j;
@@ -191,7 +200,7 @@ Result<DatasetResult> run_dataset(std::shared_ptr<Backend> backend, const Datase
     result.header = header;
     result.resumed = state.rows;
     eval::JournalWriter journal;
-    if (auto o = journal.open(jp); !o) return o.error();
+    if (auto o = journal.open(jp, kJournalSyncS); !o) return o.error();
     auto reader = DataReader::open(plan.data_path);
     if (!reader) return reader.error();
     DataRow skipped;
@@ -202,6 +211,7 @@ Result<DatasetResult> run_dataset(std::shared_ptr<Backend> backend, const Datase
     auto ran =
         runner.run_stream(stream, {plan.shape.rows, state.rows, state.failed}, progress, cancel);
     if (!ran) return ran.error();
+    if (auto synced = journal.sync(); !synced) return synced.error();
     result.cancelled = *ran || stream.journaled() < plan.shape.rows;
     if (!result.cancelled) {
         auto summary = summarize_dataset(plan, jp, input.output_path);

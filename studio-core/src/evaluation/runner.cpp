@@ -275,8 +275,16 @@ bool transient(const Error& error) {
 
 // ---- files -------------------------------------------------------------------------------
 
-Result<void> JournalWriter::open(const std::string& path) {
+namespace {
+double monotonic_s() {
+    return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+Result<void> JournalWriter::open(const std::string& path, double sync_interval_s) {
     path_ = path;
+    sync_interval_s_ = sync_interval_s;
+    last_sync_s_ = monotonic_s();
     fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0)
         return engine::bad_input(path + ": cannot open the journal (" + std::strerror(errno) + ")");
@@ -288,13 +296,24 @@ Result<void> JournalWriter::append(const json& record) {
     auto r =
         write_all(fd_, record.dump(-1, ' ', false, json::error_handler_t::replace) + "\n", path_);
     if (!r) return r;
+    dirty_ = true;
+    if (sync_interval_s_ > 0 && monotonic_s() - last_sync_s_ < sync_interval_s_) return {};
+    return sync();
+}
+
+Result<void> JournalWriter::sync() {
+    if (fd_ < 0 || !dirty_) return {};
     if (::fsync(fd_) != 0)
         return engine::bad_input(path_ + ": fsync failed (" + std::strerror(errno) + ")");
+    dirty_ = false;
+    last_sync_s_ = monotonic_s();
     return {};
 }
 
 JournalWriter::~JournalWriter() {
-    if (fd_ >= 0) ::close(fd_);
+    if (fd_ < 0) return;
+    (void)sync();  // best effort: an error here has nobody left to report to
+    ::close(fd_);
 }
 
 Result<void> write_file_atomic(const std::string& path, const std::string& text) {

@@ -6,11 +6,14 @@
 //
 // The journal (RunSettings::journal_path, required) is the run's source of truth: a header
 // (the data file's and the policy's sha256, the column map, seed, samples, mode, backend), then
-// one line per row **in row order** (rows finished out of order wait in a small reorder buffer,
-// at most the rows in flight), each fsync'd. So after a kill the journal is rows 1..k, a
-// half-written last line is cut, and --resume skips k rows and goes on: no row lost, none run
-// twice into the output. The output file and the summary come from one pass over the data
-// file and the journal side by side (summarize_dataset), written beside the final name and
+// one line per row **in row order** (a row finished before an earlier one waits in a reorder
+// buffer until that one is journaled: with rows of similar cost a handful; one row much slower
+// than the rest, e.g. one retried after a timeout, holds the records finished meanwhile), each
+// written at once and fsync'd at most every 0.2 s (a power loss can damage the tail; resume
+// cuts the journal at its first damaged line and runs those rows again). So after a kill the
+// journal is rows 1..k, a half-written last line is cut, and --resume skips k rows and goes on: no
+// row lost, none run twice into the output. The output file and the summary come from one pass over
+// the data file and the journal side by side (summarize_dataset), written beside the final name and
 // renamed into place at the end: an interrupted run leaves its journal, never a half output.
 
 #include <filesystem>

@@ -183,19 +183,25 @@ struct JournalContents {
 };
 Result<JournalContents> read_journal(const std::string& path);
 
-// A journal's append side: one line per record, fsync'd before append returns.
+// A journal's append side: one line per record, written (so a killed process loses nothing)
+// and fsync'd before append returns; with a sync interval, fsync'd at most that often (and on
+// sync() and destruction), so only a power loss can lose the last interval's lines.
 class JournalWriter {
   public:
     JournalWriter() = default;
     JournalWriter(const JournalWriter&) = delete;
     JournalWriter& operator=(const JournalWriter&) = delete;
     ~JournalWriter();
-    Result<void> open(const std::string& path);
+    Result<void> open(const std::string& path, double sync_interval_s = 0);
     Result<void> append(const nlohmann::json& record);
+    Result<void> sync();
 
   private:
     std::string path_;
     int fd_ = -1;
+    double sync_interval_s_ = 0;
+    double last_sync_s_ = 0;  // monotonic seconds
+    bool dirty_ = false;
 };
 
 // Writes `text` to `path` atomically: a temporary file beside it, fsync, rename, fsync of the
