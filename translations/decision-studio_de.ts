@@ -433,6 +433,17 @@
         <source>image %1</source>
         <translation>Bild %1</translation>
     </message>
+    <message>
+        <source> · round 1 of %1&apos;s tournament: %2 brackets of its %3 options (the final reads each bracket&apos;s leaders after this read)</source>
+        <translation> · Runde 1 des Turniers von %1: %2 Gruppen aus seinen %3 Optionen (das Finale liest nach diesem Lesen die Spitzenreiter jeder Gruppe)</translation>
+    </message>
+    <message numerus="yes">
+        <source> · the last %n group(s): the final over the last run&apos;s finalists</source>
+        <translation>
+            <numerusform> · die letzte Gruppe: das Finale über die Finalisten des letzten Laufs</numerusform>
+            <numerusform> · die letzten %n Gruppen: das Finale über die Finalisten des letzten Laufs</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ui::CanvasView</name>
@@ -1818,6 +1829,26 @@
         <source>The questions are produced by template actions; edit them in the source.</source>
         <translation>Die Fragen werden durch Vorlagenaktionen erzeugt; bearbeiten Sie sie im Quelltext.</translation>
     </message>
+    <message>
+        <source>&amp;Import options…</source>
+        <translation>Optionen &amp;importieren…</translation>
+    </message>
+    <message>
+        <source>Replace the choice question&apos;s options with a CSV file&apos;s rows: the name in the first column, a description in the second (up to 255 options; more than 26 are read as a bracket tournament)</source>
+        <translation>Ersetzt die Optionen der Auswahlfrage durch die Zeilen einer CSV-Datei: der Name in der ersten Spalte, eine Beschreibung in der zweiten (bis zu 255 Optionen; mehr als 26 werden als Turnier in Gruppen gelesen)</translation>
+    </message>
+    <message>
+        <source>Import options</source>
+        <translation>Optionen importieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv *.tsv *.txt);;All files (*)</source>
+        <translation>CSV-Dateien (*.csv *.tsv *.txt);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Select a choice question to import options into.</source>
+        <translation>Wählen Sie eine Auswahlfrage, in die die Optionen importiert werden sollen.</translation>
+    </message>
 </context>
 <context>
     <name>ui::PolicyLibrary</name>
@@ -1968,6 +1999,13 @@
         <source>Options</source>
         <translation>Optionen</translation>
     </message>
+    <message numerus="yes">
+        <source>Import %n option(s) into “%1”</source>
+        <translation>
+            <numerusform>%n Option in „%1“ importieren</numerusform>
+            <numerusform>%n Optionen in „%1“ importieren</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ui::ResultCard</name>
@@ -2040,6 +2078,13 @@
     <message>
         <source>%1 (label %2): mean %3</source>
         <translation>%1 (Label %2): Mittelwert %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more…</source>
+        <translation>
+            <numerusform>und %n weitere…</numerusform>
+            <numerusform>und %n weitere…</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2258,6 +2303,37 @@ als data:-URI gesendet; das lesende Modell setzt hier seine Soft-Tokens ein</tra
     <message>
         <source>Name:</source>
         <translation>Name:</translation>
+    </message>
+</context>
+<context>
+    <name>ui::WideOptionsDialog</name>
+    <message>
+        <source>%1: every option</source>
+        <translation>%1: alle Optionen</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rang</translation>
+    </message>
+    <message>
+        <source>Option</source>
+        <translation>Option</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Label</translation>
+    </message>
+    <message>
+        <source>Probability</source>
+        <translation>Wahrscheinlichkeit</translation>
+    </message>
+    <message>
+        <source>± stderr</source>
+        <translation>± Standardfehler</translation>
+    </message>
+    <message>
+        <source>Search the %1 options</source>
+        <translation>Die %1 Optionen durchsuchen</translation>
     </message>
 </context>
 </TS>

@@ -10,6 +10,13 @@
             <numerusform>image %1 · %n tokens</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source> · the last %n group(s): the final over the last run&apos;s finalists</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ui::CompareWindow</name>
@@ -77,6 +84,16 @@
     </message>
 </context>
 <context>
+    <name>ui::QuestionTableModel</name>
+    <message numerus="yes">
+        <source>Import %n option(s) into “%1”</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ui::ResultCard</name>
     <message numerus="yes">
         <source>agreement %1 of %n draw(s)</source>
@@ -90,6 +107,13 @@
         <translation>
             <numerusform>the noise draws agree %1 percent of %n draw</numerusform>
             <numerusform>the noise draws agree %1 percent of %n draws</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
 </context>

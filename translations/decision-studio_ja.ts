@@ -432,6 +432,16 @@
         <source>image %1</source>
         <translation>画像 %1</translation>
     </message>
+    <message>
+        <source> · round 1 of %1&apos;s tournament: %2 brackets of its %3 options (the final reads each bracket&apos;s leaders after this read)</source>
+        <translation> · %1 のトーナメントの第1ラウンド: %3 個の選択肢を %2 グループに分割（この読み取りの後、決勝で各グループの上位を読みます）</translation>
+    </message>
+    <message numerus="yes">
+        <source> · the last %n group(s): the final over the last run&apos;s finalists</source>
+        <translation>
+            <numerusform> · 最後の %n グループ: 前回の実行の決勝進出候補による決勝</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ui::CanvasView</name>
@@ -1809,6 +1819,26 @@
         <source>The questions are produced by template actions; edit them in the source.</source>
         <translation>質問はテンプレートのアクションで生成されています。ソースで編集してください。</translation>
     </message>
+    <message>
+        <source>&amp;Import options…</source>
+        <translation>選択肢をインポート(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Replace the choice question&apos;s options with a CSV file&apos;s rows: the name in the first column, a description in the second (up to 255 options; more than 26 are read as a bracket tournament)</source>
+        <translation>選択式の質問の選択肢を CSV ファイルの行で置き換えます: 1 列目に名前、2 列目に説明（最大 255 個。26 個を超えるとトーナメント方式で読み取ります）</translation>
+    </message>
+    <message>
+        <source>Import options</source>
+        <translation>選択肢のインポート</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv *.tsv *.txt);;All files (*)</source>
+        <translation>CSV ファイル (*.csv *.tsv *.txt);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Select a choice question to import options into.</source>
+        <translation>選択肢をインポートする選択式の質問を選んでください。</translation>
+    </message>
 </context>
 <context>
     <name>ui::PolicyLibrary</name>
@@ -1959,6 +1989,12 @@
         <source>Options</source>
         <translation>選択肢</translation>
     </message>
+    <message numerus="yes">
+        <source>Import %n option(s) into “%1”</source>
+        <translation>
+            <numerusform>%n 個の選択肢を「%1」にインポート</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ui::ResultCard</name>
@@ -2029,6 +2065,12 @@
     <message>
         <source>%1 (label %2): mean %3</source>
         <translation>%1（ラベル %2）: 平均 %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more…</source>
+        <translation>
+            <numerusform>ほか %n 件…</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2241,6 +2283,37 @@ data: URI として送信。読み取るモデルがここにソフトトーク�
     <message>
         <source>Name:</source>
         <translation>名前:</translation>
+    </message>
+</context>
+<context>
+    <name>ui::WideOptionsDialog</name>
+    <message>
+        <source>%1: every option</source>
+        <translation>%1: すべての選択肢</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>順位</translation>
+    </message>
+    <message>
+        <source>Option</source>
+        <translation>選択肢</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>ラベル</translation>
+    </message>
+    <message>
+        <source>Probability</source>
+        <translation>確率</translation>
+    </message>
+    <message>
+        <source>± stderr</source>
+        <translation>± 標準誤差</translation>
+    </message>
+    <message>
+        <source>Search the %1 options</source>
+        <translation>%1 個の選択肢を検索</translation>
     </message>
 </context>
 </TS>
