@@ -440,7 +440,7 @@
     <message numerus="yes">
         <source> · the last %n group(s): the final over the last run&apos;s finalists</source>
         <translation>
-            <numerusform> · die letzte Gruppe: das Finale über die Finalisten des letzten Laufs</numerusform>
+            <numerusform> · die letzte %n Gruppe: das Finale über die Finalisten des letzten Laufs</numerusform>
             <numerusform> · die letzten %n Gruppen: das Finale über die Finalisten des letzten Laufs</numerusform>
         </translation>
     </message>

@@ -12,9 +12,9 @@
     </message>
     <message numerus="yes">
         <source> · the last %n group(s): the final over the last run&apos;s finalists</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> · the last %n group: the final over the last run&apos;s finalists</numerusform>
+            <numerusform> · the last %n groups: the final over the last run&apos;s finalists</numerusform>
         </translation>
     </message>
 </context>
@@ -87,9 +87,9 @@
     <name>ui::QuestionTableModel</name>
     <message numerus="yes">
         <source>Import %n option(s) into “%1”</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Import %n option into “%1”</numerusform>
+            <numerusform>Import %n options into “%1”</numerusform>
         </translation>
     </message>
 </context>
@@ -111,9 +111,9 @@
     </message>
     <message numerus="yes">
         <source>and %n more…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>and %n more…</numerusform>
+            <numerusform>and %n more…</numerusform>
         </translation>
     </message>
 </context>
