@@ -249,6 +249,9 @@ class TestWide : public QObject {
             QVERIFY(std::count(w.finalists.begin(), w.finalists.end(),
                                q.alternatives[static_cast<size_t>(q.winner)]) == 1);
             QCOMPARE(w.rounds, 2);
+            // Two draws: Round 1's brackets share one canvas row per draw (up to 8 brackets a
+            // row), then the final's row per draw.
+            QCOMPARE(w.reads, 2 * ((static_cast<int>(w.brackets.size()) + 7) / 8) + 2);
             // Round 1 (every bracket on one canvas row per draw) and the final: two passes.
             QCOMPARE(d->passes, 2);
             auto again = local_->decide(r, {}, {});

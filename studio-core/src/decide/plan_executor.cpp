@@ -58,6 +58,7 @@ class Execution {
                                  const QuestionOutcome& final_read,
                                  const std::optional<QuestionOutcome>& verify_read,
                                  const std::vector<int>& verify_options) const;
+    int rows_reading(size_t plan, const std::vector<int>& questions) const;
     void skip_unmet(const std::vector<int>& stage_questions, int stage, PlanOptions& options);
     void record_diagnostics();
 
@@ -186,6 +187,7 @@ Result<void> Execution::read_tournaments(PlanOptions options, double from, doubl
         std::vector<int> round1;  // its brackets' indices in Round 1
         std::vector<int> finalists;
         std::vector<int> verify;  // the verify read's options (its winner first)
+        int reads = 0;            // canvas rows that held its brackets, final or verify read
     };
     const RoundOne one = round_one(schema_);
     std::vector<Wide> wide;
@@ -198,6 +200,7 @@ Result<void> Execution::read_tournaments(PlanOptions options, double from, doubl
     const double step = span / (verifies ? 3 : 2);
     auto first = read_round(round1, options, from, step);
     if (!first) return first.error();
+    for (Wide& w : wide) w.reads += rows_reading(plans_.size() - 1, w.round1);
     for (size_t i = 0; i < narrow.size(); ++i)
         if (narrow[i] >= 0) d_.questions[narrow[i]] = std::move((*first)[i]);
 
@@ -211,6 +214,8 @@ Result<void> Execution::read_tournaments(PlanOptions options, double from, doubl
     const Schema finals = final_round(schema_, one, finalists);
     auto final_reads = read_round(finals, options, from + step, step);
     if (!final_reads) return final_reads.error();
+    for (size_t w = 0; w < wide.size(); ++w)
+        wide[w].reads += rows_reading(plans_.size() - 1, {static_cast<int>(w)});
 
     std::vector<std::optional<QuestionOutcome>> verified(wide.size());
     if (verifies) {
@@ -227,7 +232,10 @@ Result<void> Execution::read_tournaments(PlanOptions options, double from, doubl
         }
         auto checked = read_round(checks, options, from + 2 * step, step);
         if (!checked) return checked.error();
-        for (size_t i = 0; i < which.size(); ++i) verified[which[i]] = std::move((*checked)[i]);
+        for (size_t i = 0; i < which.size(); ++i) {
+            verified[which[i]] = std::move((*checked)[i]);
+            wide[which[i]].reads += rows_reading(plans_.size() - 1, {static_cast<int>(i)});
+        }
     }
 
     for (size_t w = 0; w < wide.size(); ++w) {
@@ -250,12 +258,26 @@ Result<void> Execution::read_tournaments(PlanOptions options, double from, doubl
             record.finalists.push_back(q.options[static_cast<size_t>(o)].name);
         record.catch_all = t.catch_all.empty() ? "off" : std::string(to_string(t.mode));
         record.rounds = verified[w] ? 3 : 2;
-        for (const auto& b : brackets) record.reads += static_cast<int>(b.per_read.size());
-        record.reads += static_cast<int>((*final_reads)[w].per_read.size());
-        if (verified[w]) record.reads += static_cast<int>(verified[w]->per_read.size());
+        record.reads = wide[w].reads;
         d_.diagnostics.wide[q.id] = std::move(record);
     }
     return {};
+}
+
+// The canvas rows plans_[plan] read for groups holding any of `questions` (indices into that
+// round's schema): brackets share rows, so a row counts once however many it holds.
+int Execution::rows_reading(size_t plan, const std::vector<int>& questions) const {
+    int rows = 0;
+    const auto& groups = plans_[plan].groups;
+    for (size_t g = 0; g < groups.size(); ++g) {
+        const auto& slots = groups[g].answer_slots;
+        const bool holds = std::any_of(slots.begin(), slots.end(), [&](const PlanSlot& slot) {
+            return std::find(questions.begin(), questions.end(), slot.question_index) !=
+                   questions.end();
+        });
+        if (holds) rows += static_cast<int>(reads_[plan][g].rows.size());
+    }
+    return rows;
 }
 
 // A wide question's outcome: per draw, the brackets' and the final's reads of that draw fused
