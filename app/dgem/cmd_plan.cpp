@@ -1,12 +1,17 @@
 // dgem plan: shows the canvas plan of a policy without running a model: the prompt each read
 // group sends, the answer template with its slots, and the seeded canvas of every read.
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "cli.h"
+#include "core/comparison/compare.h"
 #include "core/decide/canvas_plan.h"
+#include "core/decide/chat_template.h"
 #include "core/decide/stages.h"
+#include "core/policy/json_input.h"
+#include "core/policy/policy.h"
 #include "data_paths.h"
 #include "decision_input.h"
 
@@ -96,14 +101,59 @@ void print_plan(const core::CanvasPlan& plan, const core::Schema& schema,
     }
 }
 
+// The prompt the comparison's generative side sends for this input, as the local engine
+// tokenizes it, and the canvas width its generation uses (min(canvas length, token budget)).
+nlohmann::json generative_json(const dgem::DecisionInput& input, const engine::Tokenizer& tok,
+                               int canvas_length) {
+    const auto request = core::compare::generative_request(input.schema, input.state, input.seed);
+    return {{"prompt_ids", tok.encode(core::render_chat(request.messages))},
+            {"max_tokens", request.max_tokens},
+            {"width", std::min(canvas_length, request.max_tokens)}};
+}
+
+// --batch FILE: one JSON object of template variables per line, each planned as -d would plan
+// it, one JSON line out per line in (the demo model's corpus is laid out by this very code).
+int run_batch(const cli::Args& args, const std::string& batch_path, const engine::Tokenizer& tok,
+              const core::PlanOptions& base_options) {
+    auto path = args.find("template");
+    if (!path) return cli::fail_bad_input("--batch needs -t/--template FILE (a .json.tmpl policy)");
+    auto policy = core::load_policy_file(*path);
+    if (!policy) return cli::fail(policy.error());
+    std::ifstream in(batch_path);
+    if (!in) return cli::fail_bad_input("--batch " + batch_path + ": cannot be read");
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        const std::string where = batch_path + ":" + std::to_string(number);
+        auto data = core::parse_json_input(line, where);
+        if (!data) return cli::fail(data.error());
+        if (!data->is_object())
+            return cli::fail_bad_input(where + ": a line must be a JSON object of variables");
+        auto rendered = core::render_policy_data(*policy, *data);
+        if (!rendered) return cli::fail(rendered.error());
+        dgem::DecisionInput input;
+        auto schema = core::parse_schema(rendered->schema, where);
+        if (!schema) return cli::fail(schema.error());
+        input.schema = std::move(*schema);
+        input.state = rendered->state;
+        if (auto applied = dgem::apply_decision_overrides(args, input); !applied)
+            return cli::fail(applied.error());
+        core::PlanOptions options = base_options;
+        options.seed = input.seed;
+        auto plan = core::build_plan(input.schema, input.state, tok, options);
+        if (!plan) return cli::fail(engine::bad_input(where + ": " + plan.error().message));
+        auto out = core::plan_json(*plan, input.schema);
+        if (args.has("generative"))
+            out["generative"] = generative_json(input, tok, options.canvas_length);
+        std::cout << out.dump() << "\n";
+    }
+    return cli::kExitOk;
+}
+
 int run_plan(const cli::Args& args) {
-    auto input = dgem::load_decision_input(args);
-    if (!input) return cli::fail(input.error());
     const std::string tok_path = args.get("tokenizer", app_paths::tokenizer_json());
     auto tok = engine::Tokenizer::load(tok_path);
     if (!tok) return cli::fail(engine::bad_input("--tokenizer: " + tok.error().message));
     core::PlanOptions options;
-    options.seed = input->seed;
     if (auto canvas = args.find("canvas")) {
         bool digits = !canvas->empty() && canvas->size() < 6 &&
                       canvas->find_first_not_of("0123456789") == std::string::npos;
@@ -111,6 +161,10 @@ int run_plan(const cli::Args& args) {
             return cli::fail_bad_input("--canvas " + *canvas + ": accepted: a length such as 256");
         options.canvas_length = std::stoi(*canvas);
     }
+    if (auto batch = args.find("batch")) return run_batch(args, *batch, *tok, options);
+    auto input = dgem::load_decision_input(args);
+    if (!input) return cli::fail(input.error());
+    options.seed = input->seed;
     auto plan = core::build_plan(input->schema, input->state, *tok, options);
     if (!plan) return cli::fail(engine::bad_input(input->source + ": " + plan.error().message));
     // Images need the model: how many soft tokens each takes depends on its vision tower.
@@ -118,6 +172,8 @@ int run_plan(const cli::Args& args) {
     if (args.has("json")) {
         auto out = core::plan_json(*plan, input->schema);
         out["images"] = images;
+        if (args.has("generative"))
+            out["generative"] = generative_json(*input, *tok, options.canvas_length);
         std::cout << out.dump() << "\n";
     } else {
         print_plan(*plan, input->schema, *tok, std::cout);
@@ -139,6 +195,11 @@ DGEM_COMMAND(plan) {
         {"tokenizer", 0, "FILE", "tokenizer.json (default: the one built with dgem)"});
     options.push_back({"canvas", 0, "N", "the served canvas length (default 256)"});
     options.push_back({"json", 0, "", "print the plan as JSON"});
+    options.push_back({"generative", 0, "",
+                       "with --json: add the comparison's generative prompt_ids and canvas width"});
+    options.push_back({"batch", 0, "FILE",
+                       "plan every line of FILE (a JSON object of variables each) with -t; "
+                       "prints one JSON plan per line"});
     return cli::CommandSpec{
         "plan",
         "show the canvas plan of a policy: prompt, answer template, slots, seeded reads",

@@ -168,7 +168,11 @@ engine::Result<DecisionInput> load_decision_input(const cli::Args& args) {
     auto loaded = schema_path ? load_bare_schema(args, *schema_path) : load_template(args);
     if (!loaded) return loaded.error();
     DecisionInput input = std::move(loaded.value());
+    if (auto applied = apply_decision_overrides(args, input); !applied) return applied.error();
+    return input;
+}
 
+engine::Result<void> apply_decision_overrides(const cli::Args& args, DecisionInput& input) {
     if (auto layout = args.find("layout")) {
         auto l = core::parse_layout(*layout);
         if (!l)
@@ -224,7 +228,7 @@ engine::Result<DecisionInput> load_decision_input(const cli::Args& args) {
             return engine::bad_input("--seed " + *seed + ": accepted: a whole number 0 or more");
         input.seed = std::stoull(*seed);
     }
-    return input;
+    return {};
 }
 
 }  // namespace dgem

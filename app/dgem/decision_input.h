@@ -29,5 +29,8 @@ struct DecisionInput {
 
 std::vector<cli::OptionSpec> decision_options();
 engine::Result<DecisionInput> load_decision_input(const cli::Args& args);
+// The read-setting flags (--layout, --isolate, --seed-token, --samples, --think, -I, --seed)
+// applied to an input loaded by other means (`dgem plan --batch` renders one per line).
+engine::Result<void> apply_decision_overrides(const cli::Args& args, DecisionInput& input);
 
 }  // namespace dgem
