@@ -282,6 +282,9 @@ def parse_args(argv):
     ap.add_argument("--batch-tokens", type=int, default=3000, help="prompt+canvas tokens per step")
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--save-every", type=int, default=50)
+    ap.add_argument("--gen-share", type=float, default=0.45, help="share of steps that train generative canvases")
+    ap.add_argument("--init-from", help="a stage's checkpoint.pt: continue from its weights (fresh optimiser and "
+                    "schedule); training.json lists every stage")
     ap.add_argument("--stop-after", type=int, default=0, help="stop (as if interrupted) after this many steps")
     ap.add_argument("--heldout-limit", type=int, default=200, help="held-out examples per bucket to score")
     args = ap.parse_args(argv)
@@ -291,6 +294,10 @@ def parse_args(argv):
         fail(f"--seed {args.seed}: accepted: a whole number from 0 to 2^63-1")
     if args.threads < 1:
         fail(f"--threads {args.threads}: accepted: 1 or more")
+    if not 0.0 <= args.gen_share <= 1.0:
+        fail(f"--gen-share {args.gen_share}: accepted: 0 to 1")
+    if args.init_from and not os.path.isfile(args.init_from):
+        fail(f"--init-from {args.init_from}: not a file (a checkpoint.pt from an earlier --work folder)")
     if args.hidden % 8 or args.hidden < 32:
         fail(f"--hidden {args.hidden}: accepted: a multiple of 8, at least 32")
     for name in ("train.npz", "vocab.json", "corpus.json"):
@@ -329,9 +336,18 @@ def main(argv=None):
     model = DemoModel(config, used, torch.Generator().manual_seed(args.seed))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.98), weight_decay=0.01)
     ckpt_path = os.path.join(args.work, "checkpoint.pt")
-    settings = {k: getattr(args, k) for k in ("steps", "seed", "hidden", "layers", "batch_tokens", "lr")}
+    settings = {k: getattr(args, k) for k in ("steps", "seed", "hidden", "layers", "batch_tokens", "lr", "gen_share")}
     settings["corpus_digest"] = corpus_info.get("digest")
-    step, history, elapsed_before = 0, [], 0.0
+    step, history, elapsed_before, cpu_before = 0, [], 0.0, 0.0
+    stages = []
+    if args.init_from:
+        earlier = torch.load(args.init_from)
+        model.load_state_dict(earlier["model"])
+        stages = earlier.get("stages", []) + [{**earlier["settings"], "steps_run": earlier["step"],
+                                               "train_seconds": round(earlier.get("elapsed_s", 0.0), 1),
+                                               "cpu_seconds": round(earlier.get("cpu_s", 0.0), 1)}]
+        settings["init_from_weights"] = hashlib.sha256(
+            b"".join(v.numpy().tobytes() for _, v in sorted(earlier["model"].items()))).hexdigest()
     if os.path.exists(ckpt_path):
         state = torch.load(ckpt_path)
         if state["settings"] != settings:
@@ -340,6 +356,7 @@ def main(argv=None):
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["optimizer"])
         step, history, elapsed_before = state["step"], state["history"], state.get("elapsed_s", 0.0)
+        cpu_before = state.get("cpu_s", 0.0)
         print(f"resuming at step {step} of {args.steps}", flush=True)
 
     interrupted = {"flag": False}
@@ -349,18 +366,19 @@ def main(argv=None):
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
-    started = time.time()
+    started, cpu_started = time.time(), time.process_time()
 
     def save():
         atomic_torch_save({"model": model.state_dict(), "optimizer": opt.state_dict(), "step": step,
-                           "history": history, "settings": settings,
-                           "elapsed_s": elapsed_before + time.time() - started}, ckpt_path)
+                           "history": history, "settings": settings, "stages": stages,
+                           "elapsed_s": elapsed_before + time.time() - started,
+                           "cpu_s": cpu_before + time.process_time() - cpu_started}, ckpt_path)
 
     ran = 0
     while step < args.steps:
         rng = np.random.default_rng([args.seed, step])
         gen = torch.Generator().manual_seed(args.seed * 1_000_003 + step)
-        key, ids = pick_batch(train, rng, args.batch_tokens, gen_share=0.45)
+        key, ids = pick_batch(train, rng, args.batch_tokens, gen_share=args.gen_share)
         for group in opt.param_groups:
             group["lr"] = lr_at(step, args.steps, args.lr)
         loss, right = step_loss(model, train, key, ids, rng, gen, slot_draws=2)
@@ -385,17 +403,19 @@ def main(argv=None):
             print(f"stopped at step {step}; run again with the same --work to resume", flush=True)
             return 3
 
-    export(args, model, config, corpus_info, history, elapsed_before + time.time() - started, step)
+    cpu = cpu_before + time.process_time() - cpu_started
+    export(args, model, config, corpus_info, history, elapsed_before + time.time() - started, step, cpu, stages)
     return 0
 
 
-def export(args, model, config, corpus_info, history, elapsed, step):
+def export(args, model, config, corpus_info, history, elapsed, step, cpu, stages):
     tensors = model.checkpoint_tensors()
     write_safetensors(tensors, os.path.join(args.out, "model.safetensors"))
     write_json(config, os.path.join(args.out, "config.json"))
     write_json(GENERATION_CONFIG, os.path.join(args.out, "generation_config.json"))
-    first = [h[2] for h in history[:25]]
-    last = [h[2] for h in history[-25:]]
+    window = max(1, min(25, len(history) // 4))
+    first = [h[2] for h in history[:window]]
+    last = [h[2] for h in history[-window:]]
     info = {
         "model": "Decision Studio demo model",
         "description": "demo model, trained on synthetic data for the shipped policies; not a general model",
@@ -405,6 +425,9 @@ def export(args, model, config, corpus_info, history, elapsed, step):
         "steps": step,
         "threads": args.threads,
         "train_seconds": round(elapsed, 1),
+        "cpu_seconds": round(cpu, 1),
+        "earlier_stages": stages,
+        "gen_share": args.gen_share,
         "hidden": args.hidden,
         "layers": args.layers,
         "batch_tokens": args.batch_tokens,
@@ -412,8 +435,9 @@ def export(args, model, config, corpus_info, history, elapsed, step):
         "used_vocabulary": int(model.unused),
         "parameters_trained": int(sum(p.numel() for p in model.parameters())),
         "corpus": corpus_info,
-        "loss_first_25": round(float(np.mean(first)), 4) if first else None,
-        "loss_last_25": round(float(np.mean(last)), 4) if last else None,
+        "loss_window": window,
+        "loss_first": round(float(np.mean(first)), 4) if first else None,
+        "loss_last": round(float(np.mean(last)), 4) if last else None,
         "weights_sha256": weights_digest(model),
     }
     heldout_path = os.path.join(args.corpus, "heldout.npz")
@@ -427,7 +451,7 @@ def export(args, model, config, corpus_info, history, elapsed, step):
             print(f"  {name:20s} slot accuracy {slot:.3f} ({s['slot_total']} slots)  "
                   f"one-pass canvas restored {gen:.3f} ({s['gen_total']})")
     write_json(info, os.path.join(args.out, "training.json"))
-    print(f"wrote {args.out}: {step} steps, {elapsed:.0f} s, loss {info['loss_first_25']} -> {info['loss_last_25']}, "
+    print(f"wrote {args.out}: {step} steps, {elapsed:.0f} s, loss {info['loss_first']} -> {info['loss_last']}, "
           f"weights {info['weights_sha256'][:16]}", flush=True)
 
 
