@@ -19,7 +19,7 @@ set(DS_HOMEPAGE_URL "https://decisionstudio.io/" CACHE STRING "The project's hom
 # The tiny model is a random-weight test fixture (69 MB, no use for real decisions) and the
 # Gemma tokenizer (33 MB) is under the Gemma Terms of Use: neither is in the package unless
 # asked for (a demonstration package that decides out of the box).
-option(DS_PACKAGE_TINY_MODEL "Install the tiny model and the Gemma tokenizer" OFF)
+option(DS_PACKAGE_TINY_MODEL "Install the tiny and demo models and the Gemma tokenizer" OFF)
 
 set(DS_DATA_DEST ${CMAKE_INSTALL_DATADIR}/decision-studio)
 set(DS_DOC_DEST ${CMAKE_INSTALL_DATADIR}/doc/decision-studio)
@@ -69,6 +69,7 @@ if(EXISTS ${DS_JEVBENCH_SOURCE}/jevbench_public.jsonl)
 endif()
 if(DS_PACKAGE_TINY_MODEL)
   install(DIRECTORY ${DS_TINY_MODEL_DIR}/ DESTINATION ${DS_DATA_DEST}/models/tiny)
+  install(DIRECTORY ${DS_DEMO_MODEL_DIR}/ DESTINATION ${DS_DATA_DEST}/models/demo)
   get_filename_component(_tokenizer_dir ${DS_TOKENIZER_JSON} DIRECTORY)
   install(DIRECTORY ${_tokenizer_dir}/ DESTINATION ${DS_DATA_DEST}/models/tokenizer)
   file(READ ${CMAKE_CURRENT_SOURCE_DIR}/debian/copyright-tiny-model.in _extra)

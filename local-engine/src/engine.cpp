@@ -39,6 +39,7 @@ class LocalEngine : public Engine {
         const auto& c = weights_->config;
         info_.name = c.name.empty() ? weights_->dir.filename().string() : c.name;
         if (info_.name.empty()) info_.name = weights_->dir.parent_path().filename().string();
+        info_.description = c.description;
         info_.device = backend_->device_name();
         info_.num_layers = c.num_layers;
         info_.hidden_size = c.hidden_size;

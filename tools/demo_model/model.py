@@ -23,6 +23,7 @@ from diffusion_gemma_ref import TextConfig, gelu_tanh, inv_freq_for, rms_norm, r
 
 FULL_VOCAB = 262144
 PAD_ID, EOS_ID, BOS_ID, END_TURN_ID = 0, 1, 2, 106
+DESCRIPTION = "demo model, trained on synthetic data for the shipped policies; not a general model"
 
 
 def demo_config(hidden=64, layers=6, window=128):
@@ -65,6 +66,8 @@ def demo_config(hidden=64, layers=6, window=128):
     }
     return {
         "_name_or_path": "decision-studio-demo",
+        # Our own key, shown wherever the engine names the model (dgem, the Studio, /health).
+        "description": DESCRIPTION,
         "architectures": ["DiffusionGemmaForBlockDiffusion"],
         "boi_token_id": 255999,
         "canvas_length": 256,

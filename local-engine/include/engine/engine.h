@@ -88,6 +88,7 @@ struct EngineOptions {
 
 struct ModelInfo {
     std::string name;    // folder name, or config's _name_or_path
+    std::string description;  // config's "description" (empty for published checkpoints)
     std::string device;  // "cpu" or "cuda:0 (NVIDIA H200)"
     int num_layers = 0;
     int hidden_size = 0;

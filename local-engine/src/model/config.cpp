@@ -221,6 +221,7 @@ Result<ModelConfig> parse_config(const std::string& text, const std::string& sou
     if (top.error().empty() && c.model_type != "diffusion_gemma")
         top.fail("model_type", "is \"" + c.model_type + "\" (expected \"diffusion_gemma\")");
     c.name = top.string("_name_or_path", "");
+    c.description = top.string("description", "");
     c.canvas_length = top.integer("canvas_length", 256, false);
     c.eos_token_ids = top.ids("eos_token_id");
     c.tie_word_embeddings = top.boolean("tie_word_embeddings", true);

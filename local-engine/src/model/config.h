@@ -60,6 +60,9 @@ struct ModelConfig {
     // Top level of config.json.
     std::string model_type;  // "diffusion_gemma"
     std::string name;        // _name_or_path when present
+    // Our own key: what the model is and is not for (the demo model's "trained on synthetic data
+    // for the shipped policies; not a general model"), shown wherever the model is named.
+    std::string description;
     int canvas_length = 256;
     std::vector<TokenId> eos_token_ids;
     bool tie_word_embeddings = true;

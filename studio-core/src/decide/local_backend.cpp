@@ -109,7 +109,9 @@ LocalBackend::~LocalBackend() = default;
 
 std::string LocalBackend::describe() const {
     const auto& info = engine_->info();
-    return "local " + info.device + " (" + info.name + ")";
+    // A model that says what it is (the demo model) is named with it wherever it is named.
+    return "local " + info.device + " (" + info.name +
+           (info.description.empty() ? "" : ": " + info.description) + ")";
 }
 
 namespace {
@@ -267,6 +269,7 @@ Result<HealthInfo> LocalBackend::health(const CancelToken&) {
              {"canvas_length", info.canvas_length},
              {"max_context", info.max_context},
              {"parameters", info.parameters}};
+    if (!info.description.empty()) h.raw["model_description"] = info.description;
     // The engine's scheduler: read batches run so far and what waits for the engine now.
     const engine::SchedulerStats st = engine_->scheduler_stats();
     h.raw["batching"] = {{"batches", st.batches},

@@ -98,7 +98,8 @@ void Routes::health(httplib::Response& res) {
     // What the backend's own model and engine say (the local engine: its canvas, vocabulary,
     // batching and prefix cache).
     if (h)
-        for (const char* key : {"canvas_length", "vocab_size", "batching", "prefix_cache"})
+        for (const char* key :
+             {"model_description", "canvas_length", "vocab_size", "batching", "prefix_cache"})
             if (h->raw.is_object() && h->raw.contains(key)) body[key] = h->raw[key];
     body["max_tokens"] = options_.max_tokens;
     body["generation_timeout_s"] = options_.generation_timeout_s;

@@ -1,0 +1,129 @@
+// The shipped demo model (models/demo, assembled with the tokenizer in build/models/demo):
+//  - it loads through the real loader and names itself as what it is (config description, the
+//    backend's description, /health's model_description);
+//  - its training.json records how it was made (trainer commit, seed, steps, corpus sizes);
+//  - it answers the hand-written inputs of each shipped policy (tests/data/demo, written by hand,
+//    not by the corpus generator) right on the CPU engine: at least 80% of each policy's answers,
+//    the hand-written aim;
+//  - it is the default: `dgem decide` without --model decides on it.
+#include <QProcess>
+#include <QtTest>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/decide/local_backend.h"
+#include "core/policy/policy.h"
+#include "core/policy/schema.h"
+#include "engine/engine.h"
+
+using nlohmann::json;
+
+namespace {
+
+const char* const kDescription =
+    "demo model, trained on synthetic data for the shipped policies; not a general model";
+const char* const kPolicies[] = {"support_triage",    "code_review",    "content_moderation",
+                                 "contract_audit",    "security_incident", "agent_router"};
+
+json read_json(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) qFatal("%s: cannot be read", path.c_str());
+    return json::parse(in);
+}
+
+}  // namespace
+
+class TestDemoModel : public QObject {
+    Q_OBJECT
+    std::unique_ptr<core::LocalBackend> backend_;
+
+  private slots:
+    void initTestCase() {
+        engine::EngineOptions options;
+        options.model_dir = DS_DEMO_MODEL_DIR;
+        options.device = engine::Device::Cpu;
+        options.threads = 2;
+        auto backend = core::LocalBackend::open(options);
+        QVERIFY2(backend, backend ? "" : backend.error().message.c_str());
+        backend_ = std::move(*backend);
+    }
+
+    void namesItselfHonestly() {
+        const json config = read_json(std::string(DS_SOURCE_DIR) + "/models/demo/config.json");
+        QCOMPARE(config.value("description", ""), std::string(kDescription));
+        QCOMPARE(config["text_config"]["vocab_size"].get<int>(), 262144);
+        QVERIFY(backend_->describe().find(kDescription) != std::string::npos);
+        engine::CancelToken none;
+        auto health = backend_->health(none);
+        QVERIFY(health);
+        QCOMPARE(health->raw.value("model_description", ""), std::string(kDescription));
+    }
+
+    void recordsHowItWasTrained() {
+        const json t = read_json(std::string(DS_SOURCE_DIR) + "/models/demo/training.json");
+        for (const char* key : {"trainer_commit", "seed", "steps", "corpus", "train_seconds"})
+            QVERIFY2(t.contains(key), key);
+        QVERIFY(t["steps"].get<int>() > 0);
+        QVERIFY(t["corpus"]["train_inputs_per_policy"].get<int>() > 0);
+        // Loss fell over training (the first steps against the last).
+        QVERIFY(t["loss_last"].get<double>() < t["loss_first"].get<double>());
+    }
+
+    void answersHandWrittenInputs_data() {
+        QTest::addColumn<QString>("policy");
+        for (const char* p : kPolicies) QTest::newRow(p) << QString(p);
+    }
+    void answersHandWrittenInputs() {
+        QFETCH(QString, policy);
+        const std::string name = policy.toStdString();
+        auto file = core::load_policy_file(std::string(DS_SOURCE_DIR) + "/resources/templates/" +
+                                           name + ".json.tmpl");
+        QVERIFY2(file, file ? "" : file.error().message.c_str());
+        std::ifstream in(std::string(DS_SOURCE_DIR) + "/tests/data/demo/" + name + ".jsonl");
+        QVERIFY(in.good());
+        int answers = 0, right = 0;
+        std::string line;
+        while (std::getline(in, line)) {
+            json row = json::parse(line);
+            const json expected = row["expected"];
+            for (const char* key : {"id", "expected"}) row.erase(key);
+            auto rendered = core::render_policy_data(*file, row);
+            QVERIFY2(rendered, rendered ? "" : rendered.error().message.c_str());
+            auto schema = core::parse_schema(rendered->schema, name);
+            QVERIFY2(schema, schema ? "" : schema.error().message.c_str());
+            auto d = backend_->decide(core::DecideRequest{*schema, rendered->state, 42}, {}, {});
+            QVERIFY2(d, d ? "" : d.error().message.c_str());
+            for (const auto& q : d->questions) {
+                if (!expected.contains(q.id)) continue;
+                ++answers;
+                right += q.alternatives[static_cast<size_t>(q.winner)] ==
+                         expected[q.id].get<std::string>();
+            }
+        }
+        QVERIFY(answers >= 40);
+        const double accuracy = static_cast<double>(right) / answers;
+        qInfo("%s: %d of %d hand-written answers right (%.1f%%)", name.c_str(), right, answers,
+              100 * accuracy);
+        QVERIFY2(accuracy >= 0.8, qPrintable(QString("%1: %2 of %3 right, below 80%")
+                                                 .arg(policy)
+                                                 .arg(right)
+                                                 .arg(answers)));
+    }
+
+    void isTheDefaultModel() {
+        QProcess dgem;
+        dgem.start(QString(DS_BIN_DIR) + "/dgem",
+                   {"decide", "-t", QString(DS_SOURCE_DIR) + "/resources/templates/support_triage.json.tmpl",
+                    "-v", "ticket=I was charged twice for my subscription this month.", "--local",
+                    "--json"});
+        QVERIFY(dgem.waitForFinished(120000));
+        const QByteArray out = dgem.readAllStandardOutput();
+        QCOMPARE(dgem.exitCode(), 0);
+        QVERIFY2(out.contains("decision-studio-demo"), out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDemoModel)
+#include "tst_demo_model.moc"
