@@ -318,6 +318,7 @@ void DataWindow::startRun(bool resume) {
     ds::DatasetRunInput input{*plan_, {}, {}, {}};
     input.settings.journal_path = ev::RunStore::journal_path(dir).string();
     input.settings.resume = resume;
+    input.settings.workers = ds::default_rows_in_flight(*backend_);
     input.settings.program_version = QCoreApplication::applicationVersion().toStdString();
     summary_.reset();
     if (!resume) model_->clear();
