@@ -51,7 +51,7 @@ struct DatasetResult {
 // How many rows a run keeps in flight when the caller does not say (RunSettings::workers). On a
 // backend that holds the model (the local engine: Backend::model_facts()) kLocalRowsInFlight,
 // so that the engine's scheduler batches the reads of rows decided at the same time (one pass
-// over the weights for several rows: about 1.8x the rows/s of one row at a time on the tiny
+// over the weights for several rows: 1.5x to 2.4x the rows/s of one row at a time on the tiny
 // model, bench/dataset.cpp). Elsewhere 1: a server's own limits decide what it can take.
 inline constexpr int kLocalRowsInFlight = 8;
 int default_rows_in_flight(const Backend& backend);
