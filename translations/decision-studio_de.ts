@@ -783,26 +783,6 @@
         <source>row</source>
         <translation>Zeile</translation>
     </message>
-    <message>
-        <source>id</source>
-        <translation>ID</translation>
-    </message>
-    <message>
-        <source>%1 p</source>
-        <translation>%1 p</translation>
-    </message>
-    <message>
-        <source>%1 right</source>
-        <translation>%1 richtig</translation>
-    </message>
-    <message>
-        <source>hesitation</source>
-        <translation>Zögern</translation>
-    </message>
-    <message>
-        <source>error</source>
-        <translation>Fehler</translation>
-    </message>
 </context>
 <context>
     <name>ui::DataWindow</name>

@@ -777,26 +777,6 @@
         <source>row</source>
         <translation>行</translation>
     </message>
-    <message>
-        <source>id</source>
-        <translation>ID</translation>
-    </message>
-    <message>
-        <source>%1 p</source>
-        <translation>%1 p</translation>
-    </message>
-    <message>
-        <source>%1 right</source>
-        <translation>%1 正解</translation>
-    </message>
-    <message>
-        <source>hesitation</source>
-        <translation>迷い</translation>
-    </message>
-    <message>
-        <source>error</source>
-        <translation>エラー</translation>
-    </message>
 </context>
 <context>
     <name>ui::DataWindow</name>

@@ -70,7 +70,9 @@ engine::Result<double> real_flag(const cli::Args& args, const std::string& name,
 
 std::vector<cli::OptionSpec> runner_options() {
     std::vector<cli::OptionSpec> options = {
-        {"workers", 'w', "N", "concurrent evaluation workers (default 1)"},
+        {"workers", 'w', "N",
+         "concurrent evaluation workers (default 1; a dataset on the local engine 8, so that "
+         "the engine batches its rows' reads)"},
         {"samples", 0, "N|auto", "reads per question for every item (default 1)"},
         {"seed", 0, "N", "run seed; each item's seed derives from it and the item id (default 42)"},
         {"item-timeout", 0, "SECONDS",

@@ -51,7 +51,8 @@ void print_summary(const ds::DatasetPlan& plan, const ds::DatasetResult& r, std:
         << pct(s.cached_share()) << ")\n"
         << s.rows << " rows in " << fixed(r.wall_s, 1) << " s ("
         << fixed(r.wall_s > 0 ? static_cast<double>(s.rows - r.resumed) / r.wall_s : 0, 2)
-        << " rows/s) on " << r.backend << "\n";
+        << " rows/s, " << r.header["settings"].value("workers", 1) << " at a time) on " << r.backend
+        << "\n";
 }
 
 engine::Result<std::map<std::string, std::string>> column_map(const cli::Args& args) {
@@ -119,6 +120,8 @@ int run_dataset_bench(const cli::Args& args) {
     auto backend = dgem::make_backend(args);
     if (!backend) return cli::fail(backend.error());
     std::shared_ptr<core::Backend> shared(std::move(backend.value()));
+    // Without -w, several rows at once where the engine batches their reads.
+    if (!args.has("workers")) settings->workers = ds::default_rows_in_flight(*shared);
     ds::DatasetRunInput input{
         std::move(*plan), std::move(*settings), report ? std::string() : output, {}};
     std::optional<engine::Result<ds::DatasetResult>> ran;

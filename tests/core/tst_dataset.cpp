@@ -1,16 +1,20 @@
 // Datasets through a policy (core/dataset): the CSV reader on hostile files, dgem's three JSONL
-// row forms, the checks made before any row runs, and runs on a deterministic fake backend
-// (output columns, failed rows reported and counted, summary, a cancelled run resumed equal to
-// an uninterrupted one, the report).
+// row forms, the checks made before any row runs, and runs on the real tiny model through the
+// real loader (build/models/tiny): output columns, each row's answer what deciding it alone
+// gives, failed rows reported and counted and never asked, the summary agreeing with the output
+// file, a cancelled run resumed byte-equal to an uninterrupted one without asking the journal's
+// rows again, the report.
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <atomic>
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "core/dataset.h"
-#include "core/decide/backend.h"
+#include "core/decide/local_backend.h"
+#include "engine/engine.h"
 #include "test_files.h"
 
 namespace ds = core::dataset;
@@ -19,45 +23,6 @@ using nlohmann::json;
 
 namespace {
 
-// Probabilities from the state's text: the same row always gets the same answer.
-class RowBackend final : public core::Backend {
-  public:
-    std::atomic<int> calls{0};
-    std::string describe() const override { return "row-fake"; }
-    core::Result<core::Decision> decide(const core::DecideRequest& r, const core::ProgressFn&,
-                                        const core::CancelToken& cancel) override {
-        calls++;
-        if (cancel.cancelled()) return engine::cancelled();
-        const std::string text = r.state.dump();
-        core::Decision d;
-        d.prompt_tokens = 100;
-        d.cached_prompt_tokens = 60;
-        for (const auto& q : r.schema.questions) {
-            core::QuestionOutcome o;
-            o.id = q.id;
-            o.labels = q.labels();
-            o.alternatives = q.alternatives();
-            const size_t n = o.labels.size();
-            // "urgent"/"outage" in the text pick the first answer strongly, else the last.
-            const bool first = text.find("outage") != std::string::npos;
-            o.mean.assign(n, 0.1 / static_cast<double>(n - 1));
-            o.mean[first ? 0 : n - 1] = 0.9;
-            o.winner = first ? 0 : static_cast<int>(n - 1);
-            o.hesitation = first ? 0.2 : 0.4;
-            o.agreement = 1;
-            d.questions.push_back(o);
-        }
-        return d;
-    }
-    core::Result<core::Generation> generate(const core::GenerateRequest&, const core::ProgressFn&,
-                                            const core::CancelToken&) override {
-        return engine::bad_input("not asked");
-    }
-    core::Result<core::HealthInfo> health(const core::CancelToken&) override {
-        return core::HealthInfo{};
-    }
-};
-
 std::vector<ds::CsvRecord> read_csv(const std::string& text) {
     std::istringstream in(text);
     ds::CsvReader reader(in);
@@ -65,6 +30,21 @@ std::vector<ds::CsvRecord> read_csv(const std::string& text) {
     ds::CsvRecord r;
     while (reader.next(r)) out.push_back(r);
     return out;
+}
+
+int column(const std::vector<std::string>& header, const std::string& name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+}
+
+int index_of(const std::vector<std::string>& names, const std::string& name) {
+    const auto it = std::find(names.begin(), names.end(), name);
+    return it == names.end() ? -1 : static_cast<int>(it - names.begin());
+}
+
+// The reads the engine has run so far (its scheduler's count): what a run asked of the model.
+uint64_t reads_run(core::LocalBackend& backend) {
+    return backend.engine().scheduler_stats().reads;
 }
 
 // A policy with a needed variable (text, no default) and one with a default (tone).
@@ -87,6 +67,8 @@ class TestDataset : public QObject {
     Q_OBJECT
 
     QTemporaryDir dir_;
+    std::shared_ptr<core::LocalBackend> tiny_;  // the real tiny model, shared by the runs
+    uint64_t reads_per_row_ = 0;                // the reads one decision of kPolicy takes
 
     std::string file(const std::string& name, const std::string& text) {
         const std::string path = dir_.filePath(QString::fromStdString(name)).toStdString();
@@ -101,12 +83,85 @@ class TestDataset : public QObject {
         ds::DatasetRunInput in{
             std::move(*plan), {}, dir_.filePath(QString::fromStdString(name)).toStdString(), {}};
         in.settings.workers = 3;
+        in.settings.samples = core::Samples{false, 1};
         in.settings.journal_path = in.output_path + ".journal.jsonl";
         return in;
     }
 
+    // The row decided alone, as the runner asks it (its schema and state, one sample, the seed
+    // derived from the run's seed and the row's id).
+    core::Result<core::Decision> decide_alone(const ds::DatasetRunInput& in,
+                                              const ds::DataRow& row) {
+        const ev::StreamedItem item = ds::row_item(in.plan, row);
+        core::DecideRequest req;
+        req.schema = item.item.schema;
+        req.schema.samples = core::Samples{false, 1};
+        req.state = item.item.state;
+        req.seed = ev::item_seed(in.settings.seed, row.id);
+        return tiny_->decide(req, {}, {});
+    }
+
+    // Every data row beside its output row (CSV): ids, input cells and, for a row that did not
+    // fail, each question's answer and numbers equal to what deciding the row alone gives.
+    void checkRowsAgainstAlone(const ds::DatasetRunInput& in,
+                               const std::vector<ds::CsvRecord>& out) {
+        const auto& header = out[0].fields;
+        auto reader = ds::DataReader::open(in.plan.data_path);
+        QVERIFY(reader);
+        ds::DataRow row;
+        while ((*reader)->next(row)) {
+            QVERIFY(row.number < out.size());
+            const auto& cells = out[row.number].fields;
+            QCOMPARE(cells.size(), header.size());
+            if (row.error.empty() && column(header, "id") == 0) QCOMPARE(cells[0], row.id);
+            if (!cells.back().empty()) continue;  // failed: the error column says why
+            auto alone = decide_alone(in, row);
+            QVERIFY2(alone, alone ? "" : alone.error().message.c_str());
+            for (const auto& q : in.plan.questions) {
+                const core::QuestionOutcome* o = nullptr;
+                for (const auto& a : alone->questions)
+                    if (a.id == q.id) o = &a;
+                QVERIFY(o && o->mean.size() == q.names.size());
+                const auto top = std::max_element(o->mean.begin(), o->mean.end());
+                const std::string& answer = cells[column(header, q.id)];
+                QCOMPARE(answer, q.names[static_cast<size_t>(top - o->mean.begin())]);
+                const double p = std::stod(cells[column(header, q.id + "_p")]);
+                QVERIFY2(std::abs(p - *top) <= 1e-6, qPrintable(QString::number(p)));
+                QVERIFY(p >= 1.0 / static_cast<double>(q.names.size()) - 1e-6 && p <= 1);
+                const double h = std::stod(cells[column(header, q.id + "_hesitation")]);
+                QVERIFY(std::abs(h - o->hesitation) <= 1e-6);
+                QVERIFY(std::stod(cells[column(header, q.id + "_entropy")]) >= 0);
+                QCOMPARE(std::stod(cells[column(header, q.id + "_agreement")]), 1.0);  // one read
+                const int expected = column(header, std::string("expected_") + q.id);
+                if (expected >= 0 && !cells[expected].empty())
+                    QCOMPARE(cells[column(header, q.id + "_correct")],
+                             std::string(cells[expected] == answer ? "yes" : "no"));
+            }
+        }
+    }
+
   private slots:
-    void initTestCase() { QVERIFY(dir_.isValid()); }
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        if (!std::filesystem::exists(std::filesystem::path(DS_TINY_MODEL_DIR) / "config.json"))
+            QFAIL("no tiny model at " DS_TINY_MODEL_DIR " (build the tiny_model target)");
+        engine::EngineOptions options;
+        options.model_dir = DS_TINY_MODEL_DIR;
+        options.device = engine::Device::Cpu;
+        options.threads = 2;
+        auto opened = core::LocalBackend::open(options);
+        QVERIFY2(opened, opened ? "" : opened.error().message.c_str());
+        tiny_ = std::move(*opened);
+        // What one row costs the engine, to count the rows a run asks.
+        auto in = input(file("one.csv", "text\nhello\n"), "one.csv.out.csv");
+        auto reader = ds::DataReader::open(in.plan.data_path);
+        ds::DataRow row;
+        QVERIFY(reader && (*reader)->next(row));
+        const uint64_t before = reads_run(*tiny_);
+        QVERIFY(decide_alone(in, row));
+        reads_per_row_ = reads_run(*tiny_) - before;
+        QVERIFY(reads_per_row_ > 0);
+    }
 
     // BOM, CRLF, quoted commas, doubled quotes and line breaks, a blank line, a last record
     // without a line end.
@@ -245,8 +300,8 @@ class TestDataset : public QObject {
         QVERIFY(!ds::parse_column_map("novalue"));
     }
 
-    // A labelled run: every row out, failures reported with row number and id, the summary
-    // agreeing with the output file.
+    // A labelled run: every row out, failures reported with row number and id and never asked,
+    // each answered row what deciding it alone gives, the summary agreeing with the output file.
     void labelledRun() {
         const std::string data = file("labelled.csv",
                                       "id,text,expected_urgent,expected_team\n"
@@ -257,37 +312,57 @@ class TestDataset : public QObject {
                                       "e,outage again,perhaps,billing\n"  // not an answer
                                       "f,outage,no,engineering\n");
         auto in = input(data, "labelled.out.csv");
-        auto backend = std::make_shared<RowBackend>();
-        auto r = ds::run_dataset(backend, in, {}, {});
+        const uint64_t before = reads_run(*tiny_);
+        auto r = ds::run_dataset(tiny_, in, {}, {});
         QVERIFY2(r, r ? "" : r.error().message.c_str());
         QVERIFY(!r->cancelled);
         const ds::DatasetSummary& s = r->summary;
         QCOMPARE(s.rows, size_t(6));
         QCOMPARE(s.failed, size_t(3));
-        QCOMPARE(backend->calls.load(), 3);
+        QCOMPARE(reads_run(*tiny_) - before, 3 * reads_per_row_);  // a, b and f only
         QCOMPARE(s.failures[0].reason,
                  std::string("row 3 (id c): lacks the variable text (column text is empty)"));
         QCOMPARE(s.failures[1].reason, std::string("row 4 (id 4): has 2 columns, the header 4"));
         QVERIFY(s.failures[2].reason.find("row 5 (id e): expected_urgent \"perhaps\" is not an "
                                           "answer of urgent") == 0);
-        // a, b right on both; f wrong on both.
-        QCOMPARE(s.scored(), 6);
-        QCOMPARE(s.correct(), 4);
-        QCOMPARE(s.questions[0].confusion[0][0], 1);  // yes answered yes (a)
-        QCOMPARE(s.questions[0].confusion[1][0], 1);  // no answered yes (f)
-        QCOMPARE(s.cached_share(), 0.6);
+        QCOMPARE(s.scored(), 6);  // a, b and f on both questions
+        QVERIFY(s.prompt_tokens > 0);
+        QVERIFY(s.cached_prompt_tokens >= 0 && s.cached_prompt_tokens <= s.prompt_tokens);
         auto rows = read_csv(slurp(QString::fromStdString(in.output_path)));
         QCOMPARE(rows.size(), size_t(7));
-        QCOMPARE(rows[0].fields, ds::output_columns(in.plan));
-        QCOMPARE(rows[0].fields[0], std::string("id"));
-        QCOMPARE(rows[0].fields[2], std::string("urgent"));
-        QCOMPARE(rows[0].fields.back(), std::string("error"));
-        QCOMPARE(rows[1].fields[2], std::string("yes"));
-        QCOMPARE(rows[1].fields[3], std::string("0.9"));
+        const auto& header = rows[0].fields;
+        QCOMPARE(header, ds::output_columns(in.plan));
+        QCOMPARE(header, (std::vector<std::string>{
+                             "id", "text", "urgent", "urgent_p", "urgent_entropy",
+                             "urgent_hesitation", "urgent_agreement", "expected_urgent",
+                             "urgent_correct", "team", "team_p", "team_entropy", "team_hesitation",
+                             "team_agreement", "expected_team", "team_correct", "error"}));
+        QCOMPARE(rows[1].fields[1], std::string("outage, all down"));
         QCOMPARE(rows[1].fields[7], std::string("yes"));  // expected_urgent
-        QCOMPARE(rows[1].fields[8], std::string("yes"));  // urgent_correct
-        QCOMPARE(rows[6].fields[8], std::string("no"));
         QCOMPARE(rows[3].fields.back(), s.failures[0].reason);
+        QCOMPARE(rows[3].fields[2], std::string());  // a failed row has no answer
+        checkRowsAgainstAlone(in, rows);
+        // The summary counts exactly what the output file holds.
+        int correct = 0;
+        for (size_t qi = 0; qi < s.questions.size(); ++qi) {
+            const auto& t = s.questions[qi];
+            std::vector<std::vector<int>> confusion(t.names.size(),
+                                                    std::vector<int>(t.names.size(), 0));
+            std::vector<int> distribution(t.names.size(), 0);
+            for (size_t i = 1; i < rows.size(); ++i) {
+                const auto& c = rows[i].fields;
+                const int answer = index_of(t.names, c[column(header, t.id)]);
+                if (answer < 0) continue;
+                distribution[static_cast<size_t>(answer)]++;
+                const int want = index_of(t.names, c[column(header, "expected_" + t.id)]);
+                confusion[static_cast<size_t>(want)][static_cast<size_t>(answer)]++;
+                correct += want == answer;
+            }
+            QCOMPARE(t.confusion, confusion);
+            QCOMPARE(t.distribution, distribution);
+            QCOMPARE(t.scored, 3);
+        }
+        QCOMPARE(s.correct(), correct);
         // The report: accuracy, a confusion matrix per question, reliability, uncertain rows.
         ds::DatasetReportInput rin{&in.plan, &s, r->header, r->wall_s, {}};
         const std::string html = core::report::to_html(ds::dataset_report(rin));
@@ -303,40 +378,58 @@ class TestDataset : public QObject {
                                       "{\"variables\": {\"text\": \"hello\"}}\n"
                                       "{\"text\": \"outage two\"}\n");
         auto in = input(data, "plain.out.jsonl");
-        auto r = ds::run_dataset(std::make_shared<RowBackend>(), in, {}, {});
+        auto r = ds::run_dataset(tiny_, in, {}, {});
         QVERIFY2(r, r ? "" : r.error().message.c_str());
         QVERIFY(!r->summary.labelled);
-        QCOMPARE(r->summary.questions[1].distribution, (std::vector<int>{2, 1}));
+        QCOMPARE(r->summary.failed, size_t(0));
         std::istringstream out(slurp(QString::fromStdString(in.output_path)));
         std::string line;
         std::vector<json> rows;
         while (std::getline(out, line)) rows.push_back(json::parse(line));
         QCOMPARE(rows.size(), size_t(3));
-        QCOMPARE(rows[0]["n"].get<int>(), 3);
-        QCOMPARE(rows[0]["team"].get<std::string>(), std::string("billing"));
+        QCOMPARE(rows[0]["id"].get<std::string>(), std::string("x"));
+        QCOMPARE(rows[0]["n"].get<int>(), 3);  // input values keep their JSON type
         QVERIFY(rows[1]["id"].is_null());
+        QCOMPARE(rows[1]["text"].get<std::string>(), std::string("hello"));
         QVERIFY(!rows[0].contains("urgent_correct"));
-        QCOMPARE(rows[1]["error"].get<std::string>(), std::string());
+        QVERIFY(!rows[0].contains("expected_urgent"));
+        for (size_t qi = 0; qi < in.plan.questions.size(); ++qi) {
+            const auto& q = in.plan.questions[qi];
+            std::vector<int> distribution(q.names.size(), 0);
+            for (const auto& row : rows) {
+                QCOMPARE(row["error"].get<std::string>(), std::string());
+                const int answer = index_of(q.names, row[q.id].get<std::string>());
+                QVERIFY(answer >= 0);
+                distribution[static_cast<size_t>(answer)]++;
+                QVERIFY(row[q.id + "_p"].is_number());  // numbers stay numbers in JSONL
+                QCOMPARE(row[q.id + "_agreement"].get<double>(), 1.0);
+            }
+            QCOMPARE(r->summary.questions[qi].distribution, distribution);
+            QCOMPARE(r->summary.questions[qi].answered, 3);
+        }
     }
 
-    // Cancelled part-way, then resumed: the output equals an uninterrupted run's, and the rows
-    // the journal held are not asked again.
+    // Cancelled part-way, then resumed: the output equals an uninterrupted run's byte for byte,
+    // and the rows the journal held are not asked again.
     void cancelAndResume() {
         std::string text = "id,text,expected_urgent\n";
         for (int i = 0; i < 40; ++i)
-            text += "r" + std::to_string(i) + "," + (i % 3 ? "fine" : "outage") + "," +
-                    (i % 2 ? "yes" : "no") + "\n";
+            text += "r" + std::to_string(i) + "," + (i % 3 ? "fine" : "outage") + " " +
+                    std::to_string(i) + "," + (i % 2 ? "yes" : "no") + "\n";
         const std::string data = file("forty.csv", text);
         auto whole = input(data, "whole.csv");
-        QVERIFY(ds::run_dataset(std::make_shared<RowBackend>(), whole, {}, {}));
+        const uint64_t before = reads_run(*tiny_);
+        auto uninterrupted = ds::run_dataset(tiny_, whole, {}, {});
+        QVERIFY2(uninterrupted, uninterrupted ? "" : uninterrupted.error().message.c_str());
+        QCOMPARE(reads_run(*tiny_) - before, 40 * reads_per_row_);
+        QCOMPARE(uninterrupted->summary.failed, size_t(0));
 
         auto part = input(data, "part.csv");
         engine::CancelToken cancel;
-        auto backend = std::make_shared<RowBackend>();
         auto stop = [&](const ev::RunProgress& p) {
             if (p.done >= 15) cancel.cancel();
         };
-        auto first = ds::run_dataset(backend, part, stop, cancel);
+        auto first = ds::run_dataset(tiny_, part, stop, cancel);
         QVERIFY(first);
         QVERIFY(first->cancelled);
         QVERIFY(!QFile::exists(QString::fromStdString(part.output_path)));
@@ -348,19 +441,22 @@ class TestDataset : public QObject {
         // A kill mid-line: half a record at the end.
         std::ofstream(part.settings.journal_path, std::ios::app) << "{\"id\": \"r9";
         part.settings.resume = true;
-        auto again = std::make_shared<RowBackend>();
-        auto second = ds::run_dataset(again, part, {}, {});
+        const uint64_t resumed_from = reads_run(*tiny_);
+        auto second = ds::run_dataset(tiny_, part, {}, {});
         QVERIFY2(second, second ? "" : second.error().message.c_str());
         QVERIFY(!second->cancelled);
         QCOMPARE(second->resumed, size_t(lines - 1));
-        QCOMPARE(again->calls.load(), 40 - (lines - 1));
+        QCOMPARE(reads_run(*tiny_) - resumed_from, uint64_t(40 - (lines - 1)) * reads_per_row_);
         QCOMPARE(slurp(QString::fromStdString(part.output_path)),
                  slurp(QString::fromStdString(whole.output_path)));
-        // A journal of other settings is refused, naming the field.
+        checkRowsAgainstAlone(whole, read_csv(slurp(QString::fromStdString(whole.output_path))));
+        // A journal of other settings is refused, naming the field, before any row is asked.
         part.settings.seed = 7;
-        auto other = ds::run_dataset(std::make_shared<RowBackend>(), part, {}, {});
+        const uint64_t refused_from = reads_run(*tiny_);
+        auto other = ds::run_dataset(tiny_, part, {}, {});
         QVERIFY(!other);
         QVERIFY(other.error().message.find("settings/seed") != std::string::npos);
+        QCOMPARE(reads_run(*tiny_), refused_from);
     }
 };
 

@@ -103,6 +103,7 @@ class TestDatasetE2E : public QObject {
         QVERIFY2(run.out.contains("overall: "), qPrintable(run.out));
         QVERIFY(run.out.contains("rows 12, answered 12, failed 0"));
         QVERIFY(run.out.contains("layout document_first"));
+        QVERIFY2(run.out.contains(" rows/s, 2 at a time) on local"), qPrintable(run.out));
         auto rows = csv_rows(slurp(file("out.csv")));
         QCOMPARE(rows.size(), size_t(13));
         const auto& h = rows[0];
@@ -124,6 +125,14 @@ class TestDatasetE2E : public QObject {
         }
         QCOMPARE(rows[3][1], std::string("I was charged twice\nplease refund"));
         QVERIFY(run.out.contains("team            12     "));
+        // By default 8 rows at once on the local engine, their reads batched: the same answers,
+        // the same file.
+        auto batched = dgem(QStringList{"bench", "-t", kPolicy, "-d", data, "--map", "ticket=body",
+                                        "-o", file("out8.csv")} +
+                            local());
+        QVERIFY2(batched.code == 0, qPrintable(batched.err));
+        QVERIFY2(batched.out.contains(" rows/s, 8 at a time) on local"), qPrintable(batched.out));
+        QCOMPARE(slurp(file("out8.csv")), slurp(file("out.csv")));
         // The same run's report.
         auto report = dgem(QStringList{"bench", "-t", kPolicy, "-d", data, "--map", "ticket=body",
                                        "-o", file("report.html")} +

@@ -1,49 +1,42 @@
-// The Data view offscreen: open a policy and a CSV file, map a column, run on a deterministic
-// backend, watch the rows fill the table, filter (wrong, uncertain, one answer), sort, export
-// rows and a report, reopen the kept run, and a picture of it (build/screenshots/data-view.png).
+// The Data view offscreen on the real tiny model (build/models/tiny, the real loader): open a
+// policy and a CSV file, map a column, run, watch the rows fill the table with the output
+// file's columns (input columns first), check the table against the exported file cell by cell,
+// filter (wrong, uncertain, one answer) to exactly the rows whose values satisfy the filter,
+// sort, export rows and a report, reopen the kept run, and pictures of it
+// (build/screenshots/data-view*.png).
 #include <QDir>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 
-#include "core/decide/backend.h"
+#include "core/dataset/csv_reader.h"
+#include "core/dataset/dataset_results.h"
+#include "core/decide/local_backend.h"
+#include "engine/engine.h"
 #include "ui/data/data_rows_model.h"
 #include "ui/data/data_window.h"
 
 namespace {
 
-// "outage" in the state picks the first answer strongly (hesitation 0.2), else the last (0.7).
-class RowBackend final : public core::Backend {
-  public:
-    std::string describe() const override { return "row-fake"; }
-    core::Result<core::Decision> decide(const core::DecideRequest& r, const core::ProgressFn&,
-                                        const core::CancelToken&) override {
-        const bool first = r.state.dump().find("outage") != std::string::npos;
-        core::Decision d;
-        for (const auto& q : r.schema.questions) {
-            core::QuestionOutcome o;
-            o.id = q.id;
-            o.labels = q.labels();
-            o.alternatives = q.alternatives();
-            const size_t n = o.labels.size();
-            o.mean.assign(n, 0.2 / static_cast<double>(n - 1));
-            o.mean[first ? 0 : n - 1] = 0.8;
-            o.hesitation = first ? 0.2 : 0.7;
-            d.questions.push_back(o);
-        }
-        return d;
-    }
-    core::Result<core::Generation> generate(const core::GenerateRequest&, const core::ProgressFn&,
-                                            const core::CancelToken&) override {
-        return engine::bad_input("not asked");
-    }
-    core::Result<core::HealthInfo> health(const core::CancelToken&) override {
-        return core::HealthInfo{};
-    }
-};
+std::vector<std::vector<std::string>> read_csv(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    core::dataset::CsvReader reader(in);
+    std::vector<std::vector<std::string>> rows;
+    core::dataset::CsvRecord r;
+    while (reader.next(r)) rows.push_back(r.fields);
+    return rows;
+}
+
+int column(const std::vector<std::string>& header, const std::string& name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+}
 
 QString screenshotDir() {
     QString dir = qEnvironmentVariable("DS_SCREENSHOT_DIR");
@@ -57,21 +50,68 @@ QString screenshotDir() {
 class TestDataView : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
+    std::shared_ptr<core::Backend> tiny_;
 
     QString write(const QString& name, const std::string& text) {
         std::ofstream(dir_.filePath(name).toStdString(), std::ios::binary) << text;
         return dir_.filePath(name);
     }
 
+    // The table (in row order) shows the exported file's cells: strings as written, numbers
+    // to 1e-6 (the file rounds to 6 decimals), right/wrong as yes/no, no value as an empty cell.
+    void checkTableAgainstFile(const ui::DataRowsModel& model,
+                               const std::vector<std::vector<std::string>>& file) {
+        QCOMPARE(static_cast<int>(file.size()), model.rowCount() + 1);
+        QCOMPARE(static_cast<int>(file[0].size()), model.columnCount() - 1);
+        for (int r = 0; r < model.rowCount(); ++r) {
+            QCOMPARE(model.index(r, 0).data(Qt::UserRole).toInt(), r + 1);
+            for (int c = 1; c < model.columnCount(); ++c) {
+                const std::string& want =
+                    file[static_cast<size_t>(r + 1)][static_cast<size_t>(c - 1)];
+                const QVariant got = model.index(r, c).data(Qt::UserRole);
+                const QString where =
+                    QStringLiteral("row %1 column %2: %3 vs %4")
+                        .arg(r + 1)
+                        .arg(qPrintable(
+                            model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()))
+                        .arg(got.toString(), QString::fromStdString(want));
+                if (!got.isValid())
+                    QVERIFY2(want.empty(), qPrintable(where));
+                else if (got.typeId() == QMetaType::Double)
+                    QVERIFY2(std::abs(got.toDouble() - std::stod(want)) <= 1e-6, qPrintable(where));
+                else if (file[0][static_cast<size_t>(c - 1)].ends_with("_correct"))
+                    QVERIFY2(want == (got.toInt() ? "yes" : "no"), qPrintable(where));
+                else
+                    QVERIFY2(got.toString().toStdString() == want, qPrintable(where));
+            }
+        }
+    }
+
   private Q_SLOTS:
-    void openMapRunFilterExport() {
+    void initTestCase() {
         QVERIFY(dir_.isValid());
+        if (!std::filesystem::exists(std::filesystem::path(DS_TINY_MODEL_DIR) / "config.json"))
+            QFAIL("no tiny model at " DS_TINY_MODEL_DIR " (build the tiny_model target)");
+        engine::EngineOptions options;
+        options.model_dir = DS_TINY_MODEL_DIR;
+        options.device = engine::Device::Cpu;
+        options.threads = 2;
+        auto opened = core::LocalBackend::open(options);
+        QVERIFY2(opened, opened ? "" : opened.error().message.c_str());
+        tiny_ = std::move(*opened);
+    }
+
+    void openMapRunFilterExport() {
         const QString policy =
             QStringLiteral(DS_SOURCE_DIR "/resources/templates/support_triage.json.tmpl");
         std::string csv = "id,body,expected_urgent,expected_team\n";
-        for (int i = 0; i < 30; ++i)
-            csv += "r" + std::to_string(i) + "," + (i % 3 ? "\"a question, really\"" : "outage") +
-                   "," + (i % 2 ? "yes" : "no") + "," + (i % 5 ? "billing" : "engineering") + "\n";
+        std::vector<std::string> bodies;
+        for (int i = 0; i < 30; ++i) {
+            bodies.push_back(i % 3 ? "a question, really (" + std::to_string(i) + ")"
+                                   : "outage " + std::to_string(i));
+            csv += "r" + std::to_string(i) + ",\"" + bodies.back() + "\"," +
+                   (i % 2 ? "yes" : "no") + "," + (i % 5 ? "billing" : "engineering") + "\n";
+        }
         const QString data = write("tickets.csv", csv);
 
         ui::DataWindow w(dir_.filePath("runs"));
@@ -88,41 +128,96 @@ class TestDataView : public QObject {
         QVERIFY(w.statusText().contains("has no column \"nobody\""));
         QVERIFY(w.setMapping("ticket", "body"));
 
-        w.setBackend(std::make_shared<RowBackend>());
+        // The table's columns: the row number, then the output file's (input columns first).
+        ui::DataRowsModel* model = w.model();
+        const auto columns = core::dataset::output_columns(*w.plan());
+        QCOMPARE(model->columnCount(), static_cast<int>(columns.size()) + 1);
+        QCOMPARE(model->headerData(0, Qt::Horizontal, Qt::DisplayRole).toString(),
+                 QStringLiteral("row"));
+        for (size_t c = 0; c < columns.size(); ++c)
+            QCOMPARE(model->headerData(static_cast<int>(c) + 1, Qt::Horizontal, Qt::DisplayRole)
+                         .toString()
+                         .toStdString(),
+                     columns[c]);
+        QCOMPARE(model->columnOf("id"), 1);
+        QCOMPARE(model->columnOf("body"), 2);
+        QCOMPARE(model->columnOf("urgent"), 3);
+        QVERIFY(model->columnOf("team_correct") > model->columnOf("expected_team"));
+        QCOMPARE(model->columnOf("error"), model->columnCount() - 1);
+
+        w.setBackend(tiny_);
         QSignalSpy finished(&w, &ui::DataWindow::runFinished);
         QVERIFY(w.run());
-        QVERIFY(w.waitForIdle(60000));
+        QVERIFY(w.waitForIdle(120000));
         QCOMPARE(finished.count(), 1);
         QCOMPARE(finished.at(0).at(0).toBool(), true);
-        QCOMPARE(w.model()->rowCount(), 30);
+        QCOMPARE(model->rowCount(), 30);
         QVERIFY(w.summary().has_value());
         QCOMPARE(w.summary()->rows, size_t(30));
+        QCOMPARE(w.summary()->failed, size_t(0));
         QVERIFY(w.statusText().contains("accuracy"));
-
-        // Filters: urgent is yes for "outage" rows (0, 3, ..., 27) and no otherwise; wrong when
-        // it differs from expected_urgent (yes on odd rows) or team from expected_team.
-        int wrong = 0, uncertain = 0, billing = 0;
-        for (int i = 0; i < 30; ++i) {
-            const bool outage = i % 3 == 0;
-            const bool urgent_ok = outage == (i % 2 == 1);
-            const bool team_ok = (outage ? "billing" : "engineering") ==
-                                 std::string(i % 5 ? "billing" : "engineering");
-            wrong += !(urgent_ok && team_ok);
-            uncertain += !outage;
-            billing += outage;
+        for (int r = 0; r < 30; ++r) {  // the input columns hold the row's input
+            QCOMPARE(model->index(r, 1).data().toString().toStdString(), "r" + std::to_string(r));
+            QCOMPARE(model->index(r, 2).data().toString().toStdString(), bodies[r]);
         }
+
+        QVERIFY(w.exportTo(dir_.filePath("rows.csv")));
+        QVERIFY(w.exportTo(dir_.filePath("rows.jsonl")));
+        QVERIFY(w.exportTo(dir_.filePath("report.html")));
+        const auto file = read_csv(dir_.filePath("rows.csv").toStdString());
+        checkTableAgainstFile(*model, file);
+        const auto& header = file[0];
+
+        // Filters: exactly the rows whose values (as the exported file has them) satisfy them.
+        int wrong = 0, billing = 0, uncertain = 0;
+        std::vector<double> most_hesitant;
+        for (size_t i = 1; i < file.size(); ++i) {
+            const auto& row = file[i];
+            wrong += row[column(header, "urgent_correct")] == "no" ||
+                     row[column(header, "team_correct")] == "no";
+            billing += row[column(header, "team")] == "billing";
+            double h = 0;
+            for (const char* q : {"urgent", "team", "sentiment"})
+                h = std::max(h, std::stod(row[column(header, std::string(q) + "_hesitation")]));
+            most_hesitant.push_back(h);
+        }
+        // Uncertain above the median: the filter splits the rows, whatever the model answers.
+        std::vector<double> sorted = most_hesitant;
+        std::sort(sorted.begin(), sorted.end());
+        const double threshold = sorted[sorted.size() / 2];
+        for (double h : most_hesitant) uncertain += h > threshold;
         w.filter()->setShow(ui::DataRowsFilter::Show::Wrong);
         QCOMPARE(w.filter()->rowCount(), wrong);
+        w.filter()->setUncertainAbove(threshold);
         w.filter()->setShow(ui::DataRowsFilter::Show::Uncertain);
         QCOMPARE(w.filter()->rowCount(), uncertain);
+        const int team = model->columnOf("team");
         w.filter()->setShow(ui::DataRowsFilter::Show::Answer, 1, "billing");
         QCOMPARE(w.filter()->rowCount(), billing);
+        for (int r = 0; r < w.filter()->rowCount(); ++r)
+            QCOMPARE(w.filter()->index(r, team).data().toString(), QStringLiteral("billing"));
+        // The answer the first row gave to team: at least that row.
+        const QString first = model->index(0, team).data().toString();
+        w.filter()->setShow(ui::DataRowsFilter::Show::Answer, 1, first);
+        QVERIFY(w.filter()->rowCount() >= 1);
+        QCOMPARE(w.filter()->rowCount(),
+                 static_cast<int>(std::count_if(file.begin() + 1, file.end(), [&](const auto& row) {
+                     return row[column(header, "team")] == first.toStdString();
+                 })));
         w.filter()->setShow(ui::DataRowsFilter::Show::All);
-        // Sorted by hesitation (the raw numbers), most hesitant first.
-        const int hes = w.model()->columnCount() - 2;
+        QCOMPARE(w.filter()->rowCount(), 30);
+        // Sorted by urgent's hesitation (the raw numbers), most hesitant first.
+        const int hes = model->columnOf("urgent_hesitation");
+        double top = 0, bottom = 1;
+        for (size_t i = 1; i < file.size(); ++i) {
+            const double h = std::stod(file[i][column(header, "urgent_hesitation")]);
+            top = std::max(top, h);
+            bottom = std::min(bottom, h);
+        }
         w.table()->sortByColumn(hes, Qt::DescendingOrder);
-        QCOMPARE(w.filter()->index(0, hes).data(Qt::UserRole).toDouble(), 0.7);
-        QCOMPARE(w.filter()->index(29, hes).data(Qt::UserRole).toDouble(), 0.2);
+        QVERIFY(std::abs(w.filter()->index(0, hes).data(Qt::UserRole).toDouble() - top) <= 1e-6);
+        QVERIFY(std::abs(w.filter()->index(29, hes).data(Qt::UserRole).toDouble() - bottom) <=
+                1e-6);
 
         // Double-click: the row's variables to the editor.
         QSignalSpy open(&w, &ui::DataWindow::openRowRequested);
@@ -132,18 +227,14 @@ class TestDataView : public QObject {
         const auto vars = nlohmann::json::parse(open.at(0).at(1).toString().toStdString());
         QVERIFY(vars["ticket"].is_string());  // by the policy's name, not the column's
         QVERIFY(!vars.contains("body"));
+        const int clicked = w.filter()->mapToSource(w.filter()->index(0, 0)).row();
+        QCOMPARE(vars["ticket"].get<std::string>(), bodies[static_cast<size_t>(clicked)]);
 
-        QVERIFY(w.exportTo(dir_.filePath("rows.csv")));
-        QVERIFY(w.exportTo(dir_.filePath("rows.jsonl")));
-        QVERIFY(w.exportTo(dir_.filePath("report.html")));
-        std::ifstream rows(dir_.filePath("rows.csv").toStdString());
-        int lines = 0;
-        for (std::string l; std::getline(rows, l);) ++lines;
-        QCOMPARE(lines, 31);
         std::ifstream html(dir_.filePath("report.html").toStdString());
         std::stringstream ss;
         ss << html.rdbuf();
         QVERIFY(ss.str().find("Confusion: team") != std::string::npos);
+        w.table()->sortByColumn(0, Qt::AscendingOrder);
         const char* pages[] = {"/data-view.png", "/data-view-rows.png", "/data-view-questions.png"};
         for (int page = 0; page < 3; ++page) {
             w.tabs()->setCurrentIndex(page);
@@ -152,12 +243,13 @@ class TestDataView : public QObject {
         QVERIFY(!w.exportTo(dir_.filePath("rows.txt")));
         QVERIFY(w.statusText().contains("rows.txt"));
 
-        // The run is kept and reopens with its rows and summary.
+        // The run is kept and reopens with its rows, cells and summary.
         const QStringList kept = w.keptRuns();
         QCOMPARE(kept.size(), 1);
         ui::DataWindow again(dir_.filePath("runs"));
         QVERIFY(again.openRun(kept[0]));
         QCOMPARE(again.model()->rowCount(), 30);
+        checkTableAgainstFile(*again.model(), file);
         QVERIFY(again.summary().has_value());
         QCOMPARE(again.summary()->correct(), w.summary()->correct());
     }

@@ -7,34 +7,37 @@ namespace ui {
 
 namespace {
 
-// Columns: row, id, then per question answer, p (and correct when labelled), then hesitation
-// and error.
-struct Column {
-    enum Kind { Row, Id, Answer, P, Correct, Hesitation, Error } kind;
-    std::size_t question = 0;
-};
-
-std::vector<Column> columns_of(const std::vector<core::dataset::DatasetQuestion>& qs) {
-    std::vector<Column> cols = {{Column::Row}, {Column::Id}};
-    for (std::size_t i = 0; i < qs.size(); ++i) {
-        cols.push_back({Column::Answer, i});
-        cols.push_back({Column::P, i});
-        if (qs[i].labelled) cols.push_back({Column::Correct, i});
-    }
-    cols.push_back({Column::Hesitation});
-    cols.push_back({Column::Error});
-    return cols;
+// A cell of the output row as the table holds it: strings, numbers and booleans as they are;
+// arrays and objects (JSONL input values) as their JSON text.
+QVariant cell_value(const nlohmann::ordered_json& v) {
+    if (v.is_null()) return {};
+    if (v.is_string()) return QString::fromStdString(v.get<std::string>());
+    if (v.is_boolean()) return v.get<bool>();
+    if (v.is_number_integer()) return static_cast<qlonglong>(v.get<long long>());
+    if (v.is_number()) return v.get<double>();
+    return QString::fromStdString(v.dump());
 }
 
 }  // namespace
 
 DataRowsModel::DataRowsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void DataRowsModel::setQuestions(const std::vector<core::dataset::DatasetQuestion>& questions) {
+void DataRowsModel::setPlan(const core::dataset::DatasetPlan& plan) {
     beginResetModel();
-    questions_ = questions;
+    questions_ = plan.questions;
+    columns_ = core::dataset::output_columns(plan);
+    correct_columns_.assign(columns_.size(), false);
+    for (const auto& q : questions_)
+        if (q.labelled)
+            if (int c = columnOf(q.id + "_correct"); c > 0)
+                correct_columns_[static_cast<size_t>(c - 1)] = true;
     rows_.clear();
     endResetModel();
+}
+
+int DataRowsModel::columnOf(const std::string& output_column) const {
+    const auto it = std::find(columns_.begin(), columns_.end(), output_column);
+    return it == columns_.end() ? -1 : static_cast<int>(it - columns_.begin()) + 1;
 }
 
 void DataRowsModel::clear() {
@@ -57,34 +60,29 @@ void DataRowsModel::upsert(DataRowView row) {
     endInsertRows();
 }
 
-DataRowView DataRowsModel::view(const std::vector<core::dataset::DatasetQuestion>& questions,
-                                const std::map<std::string, std::string>& sources,
+DataRowView DataRowsModel::view(const core::dataset::DatasetPlan& plan,
                                 const core::dataset::DataRow& row,
                                 const core::dataset::RowOutcome& outcome) {
     DataRowView v;
     v.row = row.number;
     v.id = QString::fromStdString(row.id);
     nlohmann::ordered_json variables = nlohmann::ordered_json::object();
-    for (const auto& [var, column] : sources)
+    for (const auto& [var, column] : plan.sources)
         if (auto it = row.variables.find(column); it != row.variables.end()) variables[var] = *it;
     v.variables = variables.dump();
     v.error = outcome.record.ok ? QString() : QString::fromStdString(outcome.record.error);
-    for (const auto& q : questions) {
-        QString answer;
-        double p = 0;
-        for (const auto& qr : outcome.record.questions) {
-            if (qr.id != q.id || qr.probs.empty()) continue;
-            const auto top = std::max_element(qr.probs.begin(), qr.probs.end());
-            answer = QString::fromStdString(qr.names[static_cast<size_t>(top - qr.probs.begin())]);
-            p = *top;
-            v.hesitation = std::max(v.hesitation, qr.hesitation);
-        }
-        int correct = -1;
-        if (auto e = outcome.expected.find(q.id); e != outcome.expected.end() && !answer.isEmpty())
-            correct = answer.toStdString() == e->second ? 1 : 0;
-        v.answers.push_back(answer);
-        v.p.push_back(p);
-        v.correct.push_back(correct);
+    const nlohmann::ordered_json out = core::dataset::output_row(plan, row, outcome);
+    for (const auto& cell : out) v.cells.push_back(cell_value(cell));
+    for (const auto& q : plan.questions) {
+        const auto answer = out.find(q.id);
+        const bool answered = answer != out.end() && answer->is_string();
+        v.answers.push_back(answered ? QString::fromStdString(answer->get<std::string>())
+                                     : QString());
+        if (auto h = out.find(q.id + "_hesitation"); h != out.end() && h->is_number())
+            v.hesitation = std::max(v.hesitation, h->get<double>());
+        const auto correct = out.find(q.id + "_correct");
+        v.correct.push_back(correct != out.end() && correct->is_boolean() ? correct->get<bool>()
+                                                                          : -1);
     }
     return v;
 }
@@ -94,64 +92,32 @@ int DataRowsModel::rowCount(const QModelIndex& parent) const {
 }
 
 int DataRowsModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(columns_of(questions_).size());
+    return parent.isValid() ? 0 : static_cast<int>(columns_.size()) + 1;
 }
 
 QVariant DataRowsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || (role != Qt::DisplayRole && role != Qt::UserRole)) return {};
     const DataRowView& r = rows_[static_cast<size_t>(index.row())];
-    const auto cols = columns_of(questions_);
-    const Column c = cols[static_cast<size_t>(index.column())];
+    if (index.column() == 0) return static_cast<qulonglong>(r.row);
+    const auto c = static_cast<size_t>(index.column() - 1);
+    if (c >= r.cells.size()) return {};
+    const QVariant& v = r.cells[c];
     const bool raw = role == Qt::UserRole;
-    switch (c.kind) {
-        case Column::Row:
-            return static_cast<qulonglong>(r.row);
-        case Column::Id:
-            return r.id;
-        case Column::Answer:
-            return c.question < r.answers.size() ? r.answers[c.question] : QString();
-        case Column::P:
-            if (c.question >= r.p.size() || r.answers[c.question].isEmpty()) return {};
-            return raw ? QVariant(r.p[c.question])
-                       : QVariant(QString::number(r.p[c.question], 'f', 3));
-        case Column::Correct: {
-            const int ok = c.question < r.correct.size() ? r.correct[c.question] : -1;
-            if (raw) return ok;
-            return ok < 0 ? QString() : ok ? tr("right") : tr("wrong");
-        }
-        case Column::Hesitation:
-            return raw ? QVariant(r.hesitation) : QVariant(QString::number(r.hesitation, 'f', 3));
-        case Column::Error:
-            return r.error;
+    if (v.typeId() == QMetaType::Bool) {
+        if (raw) return v.toBool() ? 1 : 0;
+        if (c < correct_columns_.size() && correct_columns_[c])
+            return v.toBool() ? tr("right") : tr("wrong");
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
     }
-    return {};
+    if (v.typeId() == QMetaType::Double && !raw) return QString::number(v.toDouble(), 'f', 3);
+    return v;
 }
 
 QVariant DataRowsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    const auto cols = columns_of(questions_);
-    if (section < 0 || section >= static_cast<int>(cols.size())) return {};
-    const Column c = cols[static_cast<size_t>(section)];
-    const QString q = c.question < questions_.size()
-                          ? QString::fromStdString(questions_[c.question].id)
-                          : QString();
-    switch (c.kind) {
-        case Column::Row:
-            return tr("row");
-        case Column::Id:
-            return tr("id");
-        case Column::Answer:
-            return q;
-        case Column::P:
-            return tr("%1 p").arg(q);
-        case Column::Correct:
-            return tr("%1 right").arg(q);
-        case Column::Hesitation:
-            return tr("hesitation");
-        case Column::Error:
-            return tr("error");
-    }
-    return {};
+    if (section == 0) return tr("row");
+    if (section < 0 || section > static_cast<int>(columns_.size())) return {};
+    return QString::fromStdString(columns_[static_cast<size_t>(section - 1)]);
 }
 
 DataRowsFilter::DataRowsFilter(QObject* parent) : QSortFilterProxyModel(parent) {

@@ -1,9 +1,11 @@
 #pragma once
-// The Data view's table: one row per finished data row (its number, id, per question the
-// answer and its probability, and whether it was right when labelled; the most hesitant
-// answer's hesitation; why it failed), filled as rows finish. DataRowsFilter sorts it by the
-// raw values (Qt::UserRole) and filters it: every row, the wrong ones, the uncertain ones
-// (hesitation over a threshold) or those giving one answer to one question.
+// The Data view's table: one row per finished data row, filled as rows finish, with the output
+// file's columns (core::dataset::output_columns) after the row number: the input columns
+// first, then per question the answer, its probability, entropy, hesitation and agreement and,
+// when labelled, the expected answer and whether it was right; last why the row failed.
+// DataRowsFilter sorts it by the raw values (Qt::UserRole) and filters it: every row, the
+// wrong ones, the uncertain ones (the most hesitant answer over a threshold) or those giving
+// one answer to one question.
 
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
@@ -19,8 +21,8 @@ namespace ui {
 struct DataRowView {
     std::size_t row = 0;
     QString id;
+    std::vector<QVariant> cells;   // per output column, raw (null: no value)
     std::vector<QString> answers;  // per question ("" when none)
-    std::vector<double> p;         // per question (0 when none)
     std::vector<int> correct;      // per question: 1 right, 0 wrong, -1 not labelled
     double hesitation = 0;         // the most hesitant answer's
     QString error;
@@ -32,18 +34,19 @@ class DataRowsModel : public QAbstractTableModel {
   public:
     explicit DataRowsModel(QObject* parent = nullptr);
 
-    // The questions (ids and whether labelled) the columns follow; clears the rows.
-    void setQuestions(const std::vector<core::dataset::DatasetQuestion>& questions);
+    // The plan's output columns and questions; clears the rows.
+    void setPlan(const core::dataset::DatasetPlan& plan);
     const std::vector<core::dataset::DatasetQuestion>& questions() const { return questions_; }
+    // The table column of an output column (by its name in the output file), -1 when none.
+    int columnOf(const std::string& output_column) const;
     void clear();
     // A finished row; a row already shown (same row number) is replaced.
     void upsert(DataRowView row);
     const DataRowView& rowAt(int row) const { return rows_[static_cast<size_t>(row)]; }
 
-    // The view of one journal row beside its data row; its variables named as the policy names
-    // them (`sources`: variable -> column).
-    static DataRowView view(const std::vector<core::dataset::DatasetQuestion>& questions,
-                            const std::map<std::string, std::string>& sources,
+    // The view of one journal row beside its data row: the output file's cells; its variables
+    // named as the policy names them (plan.sources: variable -> column).
+    static DataRowView view(const core::dataset::DatasetPlan& plan,
                             const core::dataset::DataRow& row,
                             const core::dataset::RowOutcome& outcome);
 
@@ -54,6 +57,8 @@ class DataRowsModel : public QAbstractTableModel {
 
   private:
     std::vector<core::dataset::DatasetQuestion> questions_;
+    std::vector<std::string> columns_;   // the output file's
+    std::vector<bool> correct_columns_;  // per output column: a <question>_correct one
     std::vector<DataRowView> rows_;
 };
 

@@ -198,7 +198,7 @@ bool DataWindow::replan() {
                               .arg(qstr(plan_->policy.name)));
     status_.clear();
     status_label_->clear();
-    model_->setQuestions(plan_->questions);
+    model_->setPlan(*plan_);
     updateFilterChoices();
     showPreview();
     showMapping();
@@ -318,6 +318,7 @@ void DataWindow::startRun(bool resume) {
     ds::DatasetRunInput input{*plan_, {}, {}, {}};
     input.settings.journal_path = ev::RunStore::journal_path(dir).string();
     input.settings.resume = resume;
+    input.settings.workers = ds::default_rows_in_flight(*backend_);
     input.settings.program_version = QCoreApplication::applicationVersion().toStdString();
     summary_.reset();
     if (!resume) model_->clear();
@@ -328,7 +329,7 @@ void DataWindow::startRun(bool resume) {
                    backend = backend_](const core::WorkerRunner::Job& job) mutable {
         const auto& plan = input.plan;
         input.on_row = [&job, &plan, this](const ds::DataRow& row, const ds::RowOutcome& outcome) {
-            auto v = DataRowsModel::view(plan.questions, plan.sources, row, outcome);
+            auto v = DataRowsModel::view(plan, row, outcome);
             job.post([this, v = std::move(v)]() mutable { model_->upsert(std::move(v)); });
         };
         auto progress = [&job, this](const ev::RunProgress& p) {
@@ -385,7 +386,7 @@ void DataWindow::reloadRows() {
     auto visited = ds::visit_journal_rows(
         *plan_, journal,
         [&](const ds::DataRow& row, const ds::RowOutcome& o) -> engine::Result<void> {
-            model_->upsert(DataRowsModel::view(plan_->questions, plan_->sources, row, o));
+            model_->upsert(DataRowsModel::view(*plan_, row, o));
             ds::tally(summary, row, o);
             return {};
         });
@@ -400,6 +401,7 @@ void DataWindow::reloadRows() {
                       : tr("%1 rows · %2 failed").arg(summary_->rows).arg(summary_->failed);
         status_label_->setText(status_);
     }
+    table_->resizeColumnsToContents();  // the header's names and the first rows' cells
     showCharts();
 }
 

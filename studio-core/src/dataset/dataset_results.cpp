@@ -63,34 +63,6 @@ json rounded(const std::optional<double>& v) {
     return std::round(*v * 1e6) / 1e6;
 }
 
-// The output row, typed (JSONL writes it as it is, CSV as text).
-ojson output_row(const DatasetPlan& plan, const DataRow& row, const RowOutcome& outcome) {
-    ojson out = ojson::object();
-    for (const auto& c : plan.shape.columns) {
-        auto it = row.columns.find(c);
-        out[c] = it == row.columns.end() ? ojson() : *it;
-    }
-    for (std::size_t qi = 0; qi < plan.questions.size(); ++qi) {
-        const DatasetQuestion& q = plan.questions[qi];
-        const Answer a = answer_of(q.id, q.names, qi, outcome.record);
-        out[q.id] = a.present ? ojson(a.name) : ojson();
-        out[q.id + "_p"] = rounded(a.p);
-        out[q.id + "_entropy"] = rounded(a.entropy);
-        out[q.id + "_hesitation"] = rounded(a.hesitation);
-        out[q.id + "_agreement"] = rounded(a.agreement);
-        if (!q.labelled) continue;
-        auto e = outcome.expected.find(q.id);
-        std::string expected = e != outcome.expected.end() ? e->second : std::string();
-        if (expected.empty())
-            if (auto r = row.expected.find(q.id); r != row.expected.end()) expected = r->second;
-        out[std::string(kExpectedPrefix) + q.id] = expected.empty() ? ojson() : ojson(expected);
-        out[q.id + "_correct"] =
-            a.present && !expected.empty() ? ojson(a.name == expected) : ojson();
-    }
-    out["error"] = outcome.record.ok ? "" : outcome.record.error;
-    return out;
-}
-
 std::string cell_text(const ojson& v) {
     if (v.is_null()) return "";
     if (v.is_string()) return v.get<std::string>();
@@ -222,6 +194,33 @@ void tally(DatasetSummary& s, const DataRow& row, const RowOutcome& outcome) {
             t.bin_correct[b] += right ? 1 : 0;
         }
     }
+}
+
+ojson output_row(const DatasetPlan& plan, const DataRow& row, const RowOutcome& outcome) {
+    ojson out = ojson::object();
+    for (const auto& c : plan.shape.columns) {
+        auto it = row.columns.find(c);
+        out[c] = it == row.columns.end() ? ojson() : *it;
+    }
+    for (std::size_t qi = 0; qi < plan.questions.size(); ++qi) {
+        const DatasetQuestion& q = plan.questions[qi];
+        const Answer a = answer_of(q.id, q.names, qi, outcome.record);
+        out[q.id] = a.present ? ojson(a.name) : ojson();
+        out[q.id + "_p"] = rounded(a.p);
+        out[q.id + "_entropy"] = rounded(a.entropy);
+        out[q.id + "_hesitation"] = rounded(a.hesitation);
+        out[q.id + "_agreement"] = rounded(a.agreement);
+        if (!q.labelled) continue;
+        auto e = outcome.expected.find(q.id);
+        std::string expected = e != outcome.expected.end() ? e->second : std::string();
+        if (expected.empty())
+            if (auto r = row.expected.find(q.id); r != row.expected.end()) expected = r->second;
+        out[std::string(kExpectedPrefix) + q.id] = expected.empty() ? ojson() : ojson(expected);
+        out[q.id + "_correct"] =
+            a.present && !expected.empty() ? ojson(a.name == expected) : ojson();
+    }
+    out["error"] = outcome.record.ok ? "" : outcome.record.error;
+    return out;
 }
 
 std::vector<std::string> output_columns(const DatasetPlan& plan) {

@@ -175,6 +175,10 @@ class DatasetStream : public eval::ItemStream {
 
 }  // namespace
 
+int default_rows_in_flight(const Backend& backend) {
+    return backend.model_facts() ? kLocalRowsInFlight : 1;
+}
+
 Result<DatasetResult> run_dataset(std::shared_ptr<Backend> backend, const DatasetRunInput& input,
                                   const eval::RunProgressFn& progress, const CancelToken& cancel) {
     const auto started = std::chrono::steady_clock::now();

@@ -109,5 +109,10 @@ class ResultWriter {
 
 // The output's column names (the CSV header).
 std::vector<std::string> output_columns(const DatasetPlan& plan);
+// One output row, typed, its values in output_columns order (JSONL writes it as it is, CSV as
+// text; the Data view's table shows the same cells): input values as read, answers as strings,
+// numbers rounded to 6 decimals, correct as true/false, null where a row has no value.
+nlohmann::ordered_json output_row(const DatasetPlan& plan, const DataRow& row,
+                                  const RowOutcome& outcome);
 
 }  // namespace core::dataset
