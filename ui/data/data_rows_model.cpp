@@ -85,6 +85,9 @@ DataRowView DataRowsModel::view(const std::vector<core::dataset::DatasetQuestion
         v.answers.push_back(answer);
         v.p.push_back(p);
         v.correct.push_back(correct);
+        const auto e = outcome.expected.find(q.id);
+        v.expected.push_back(e == outcome.expected.end() ? QString()
+                                                         : QString::fromStdString(e->second));
     }
     return v;
 }
@@ -165,6 +168,12 @@ void DataRowsFilter::setShow(Show show, int question, const QString& answer) {
     invalidateFilter();
 }
 
+void DataRowsFilter::setRows(std::set<std::size_t> rows) {
+    show_ = Show::Rows;
+    rows_ = std::move(rows);
+    invalidateFilter();
+}
+
 void DataRowsFilter::setUncertainAbove(double threshold) {
     threshold_ = threshold;
     invalidateFilter();
@@ -184,6 +193,8 @@ bool DataRowsFilter::filterAcceptsRow(int source_row, const QModelIndex&) const 
         case Show::Answer:
             return question_ >= 0 && static_cast<size_t>(question_) < r.answers.size() &&
                    r.answers[static_cast<size_t>(question_)] == answer_;
+        case Show::Rows:
+            return rows_.count(r.row) > 0;
     }
     return true;
 }
