@@ -8,17 +8,25 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QDir>
 #include <QFile>
+#include <QHBoxLayout>
 #include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QLineSeries>
+#include <QPainter>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+#include <QToolTip>
 #include <QValueAxis>
 
+#include "core/evaluation/eval_table.h"
 #include "core/reports/report.h"
+#include "ui/bench/bench_items_model.h"
+#include "ui/bench/bench_panels.h"
 #include "ui/charts/chart_widget.h"
 #include "ui/theme.h"
 
@@ -83,6 +91,37 @@ void hover(ui::ChartWidget& w, QPoint at) {
     QMouseEvent move(QEvent::MouseMove, QPointF(at), QPointF(w.viewport()->mapToGlobal(at)),
                      Qt::NoButton, Qt::NoButton, Qt::NoModifier);
     QApplication::sendEvent(w.viewport(), &move);
+}
+
+QString outDir() {
+    QString dir = qEnvironmentVariable("DS_SCREENSHOT_DIR");
+    if (dir.isEmpty()) dir = QStringLiteral(DS_BINARY_DIR "/screenshots");
+    QDir().mkpath(dir);
+    return dir;
+}
+
+// The item rows of scored(): their ids, confidences and whether they were right.
+std::vector<core::eval::ItemRow> itemRows() {
+    std::vector<core::eval::ItemRow> rows;
+    for (const auto& [id, p] : scored()) {
+        core::eval::ItemRow r;
+        r.id = id;
+        r.tier = id[0] == 'c' ? "easy" : "hard";
+        r.p = p.first;
+        r.correct = p.second;
+        r.predicted = "yes";
+        r.expected = p.second ? "yes" : "no";
+        r.latency_s = 0.05;
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+// The tooltip window showing now (offscreen it is a window of its own), or nullptr.
+QWidget* tooltipWindow() {
+    for (QWidget* w : QApplication::topLevelWidgets())
+        if (w->inherits("QTipLabel") && w->isVisible()) return w;
+    return nullptr;
 }
 
 void show(ui::ChartWidget& w, QSize size = {640, 360}) {
@@ -304,6 +343,80 @@ class TestChartWidget : public QObject {
         }
         ui::ChartWidget full(reliability());
         QVERIFY(!full.findChild<QLabel*>(QStringLiteral("chartNoData"))->isVisibleTo(&full));
+    }
+
+    // The Bench window's wiring: a reliability bin clicked, the Items page shows exactly its
+    // items; a second click shows them all again, and so do Esc and the page's button. Pictures
+    // of the hover (the chart with its tooltip where the pointer rests) and of the filtered table,
+    // light and dark.
+    void clickFiltersTheItemTable() {
+        for (bool dark : {false, true}) {
+            ui::applyTheme(*qApp, dark);
+            QWidget window;
+            auto* row = new QHBoxLayout(&window);
+            auto* chart = new ui::ChartWidget(reliability());
+            auto* page = new ui::BenchItemsPage(&window);
+            row->addWidget(chart, 1);
+            row->addWidget(page, 1);
+            page->model()->setRows(itemRows());
+            QObject::connect(chart, &ui::ChartWidget::itemsChosen, page,
+                             [page](const QStringList& items, const QString& what) {
+                                 page->showOnly(items, what);
+                             });
+            QObject::connect(chart, &ui::ChartWidget::choiceCleared, page,
+                             [page] { page->showAll(); });
+            page->on_cleared = [chart] {
+                QSignalBlocker quiet(chart);
+                chart->clearChoice();
+            };
+            window.resize(1300, 420);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QTableView* table = page->table();
+            QCOMPARE(table->model()->rowCount(), 12);
+            // Hover the 0.8 bin: its tooltip, pictured over the chart.
+            const QPoint at = chart->binCenter(8);
+            hover(*chart, at);
+            QVERIFY(chart->hoverText().contains(QStringLiteral("a1, a2, a3")));
+            QWidget* tip = tooltipWindow();
+            QImage hover_image = chart->grab().toImage();
+            if (tip) {
+                QPainter p(&hover_image);
+                // Beside the pointer, kept inside the picture (as the tooltip keeps to the screen).
+                const QPixmap shot = tip->grab();
+                p.drawPixmap(QPoint(std::min(at.x() + 12, hover_image.width() - shot.width() - 2),
+                                    at.y() + 16),
+                             shot);
+            }
+            QVERIFY(hover_image.save(outDir() +
+                                     (dark ? "/chart-hover-dark.png" : "/chart-hover-light.png")));
+            // Click: exactly that bin's items, in the table.
+            QTest::mouseClick(chart->viewport(), Qt::LeftButton, {}, at);
+            QCOMPARE(table->model()->rowCount(), 3);
+            QStringList shown;
+            for (int r = 0; r < 3; ++r)
+                shown << table->model()->index(r, ui::BenchItemsModel::Id).data().toString();
+            shown.sort();
+            QCOMPARE(shown, (QStringList{"a1", "a2", "a3"}));
+            QVERIFY(page->filtered());
+            QApplication::processEvents();
+            QVERIFY(window.grab().save(outDir() + (dark ? "/chart-filtered-table-dark.png"
+                                                        : "/chart-filtered-table-light.png")));
+            // A second click: all again.
+            QTest::mouseClick(chart->viewport(), Qt::LeftButton, {}, at);
+            QCOMPARE(table->model()->rowCount(), 12);
+            QVERIFY(!page->filtered());
+            // A latency-like choice from another bin, then Esc in the table clears it (and the
+            // chart's).
+            QTest::mouseClick(chart->viewport(), Qt::LeftButton, {}, chart->binCenter(9));
+            QCOMPARE(table->model()->rowCount(), 5);
+            table->setFocus();
+            QTest::keyClick(table, Qt::Key_Escape);
+            QCOMPARE(table->model()->rowCount(), 12);
+            QCOMPARE(chart->chosenBin(), -1);
+            QToolTip::hideText();
+        }
+        ui::applyTheme(*qApp, false);
     }
 
     // A palette change rebuilds the chart in the other scheme (the same value, dark ground).
