@@ -69,6 +69,7 @@ void buildCategory(QChart* chart, const ReportChart& c, const QPalette& palette)
     series->setLabelsPrecision(c.value_decimals + 2);
     series->setLabelsFormat(QStringLiteral("@value") + qstr(c.value_suffix));
     chart->addSeries(series);
+    series->setLabelsVisible(c.show_values);  // again once the chart's theme decorated it
     QStringList names;
     for (int k = 0; k < n; ++k)
         names << qstr(c.categories[static_cast<size_t>(flip ? n - 1 - k : k)]);
@@ -107,7 +108,9 @@ void buildXy(QChart* chart, const ReportChart& c, const QPalette& palette) {
                                : static_cast<QXYSeries*>(new QScatterSeries);
         xy->setName(qstr(s.name));
         for (const auto& [x, y] : s.points) xy->append(x, y);
-        if (s.line) xy->setPointsVisible(s.points.size() <= 40);
+        // Points where each one means something (a reliability bin, an item); a histogram's
+        // step outline is a line only.
+        if (s.line) xy->setPointsVisible(!s.point_labels.empty() || !c.x_labels.empty());
         chart->addSeries(xy);
     }
     for (const auto& mark : c.marks) {
