@@ -128,6 +128,18 @@ class TestModels : public QObject {
         QVERIFY(ok->choosable());  // complete files: the person may still choose it
     }
 
+    // The active folder is listed even when no hub or folder holds it.
+    void activeListedWherever() {
+        models::ScanOptions o;
+        o.hub_dirs = {cache_.hub / "nothing-here"};
+        o.active = fake_hf::kTiny;
+        o.machine.host_bytes = 64ull << 30;
+        const auto found = models::scan_models(o);
+        QCOMPARE(found.size(), size_t(1));
+        QVERIFY(found.front().active);
+        QCOMPARE(found.front().status, models::Status::Ready);
+    }
+
     // A folder added twice, or as the model folder itself, is listed once.
     void eachFolderOnce() {
         auto o = options(64ull << 30);
@@ -146,7 +158,17 @@ class TestModels : public QObject {
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitCode(), 0);
         const QJsonArray list = QJsonDocument::fromJson(p.readAllStandardOutput()).array();
-        QCOMPARE(list.size(), 5);
+        // The five, and the model `dgem --local` opens (the build's tiny one), listed as active.
+        QCOMPARE(list.size(), 6);
+        int active = 0;
+        for (const auto& v : list)
+            if (v.toObject()["active"].toBool()) {
+                ++active;
+                QVERIFY(
+                    fs::equivalent(v.toObject()["dir"].toString().toStdString(), fake_hf::kTiny));
+                QCOMPARE(v.toObject()["status"].toString(), QStringLiteral("ready"));
+            }
+        QCOMPARE(active, 1);
         std::map<QString, QJsonObject> by_dir;
         for (const auto& v : list) by_dir[v.toObject()["dir"].toString()] = v.toObject();
         const auto entry = [&](const fs::path& d) {

@@ -97,7 +97,7 @@ ModelsView::ModelsView(ModelsViewOptions options, QWidget* parent)
     connect(rescan, &QPushButton::clicked, this, &ModelsView::refresh);
     connect(use_, &QPushButton::clicked, this, &ModelsView::useSelected);
     connect(table_, &QTableWidget::itemSelectionChanged, this, &ModelsView::showDetails);
-    connect(profile_box_, &QComboBox::currentIndexChanged, this, [this] { fill(); });
+    connect(profile_box_, &QComboBox::currentIndexChanged, this, &ModelsView::refresh);
     refresh();
 }
 
@@ -127,7 +127,7 @@ void ModelsView::setProfiles(const core::EndpointProfileStore& store) {
         if (!p.remote()) profile_box_->addItem(qstr(p.name));
     const auto* active = store.activeProfile();
     if (active && !active->remote()) profile_box_->setCurrentText(qstr(active->name));
-    fill();
+    refresh();  // the chosen profile's folder is listed wherever it lives
 }
 
 QString ModelsView::activeDir() const {
@@ -139,6 +139,7 @@ void ModelsView::refresh() {
     models::ScanOptions o;
     o.hub_dirs = options_.hub_dirs;
     for (const QString& f : folders()) o.folders.emplace_back(f.toStdString());
+    o.active = activeDir().toStdString();
     o.machine = options_.machine_from_system ? models::MachineMemory::current() : options_.machine;
     options_.machine = o.machine;
     entries_ = models::scan_models(o);

@@ -263,6 +263,10 @@ std::vector<ModelEntry> scan_models(const ScanOptions& options) {
         std::sort(inside.begin(), inside.end());
         for (const auto& dir : inside) out.push_back(inspect_model(dir, options.machine));
     }
+    // The active model is listed wherever it lives (the build's own tiny model, say).
+    std::error_code active_ec;
+    if (!options.active.empty() && fs::is_directory(options.active, active_ec))
+        out.push_back(inspect_model(options.active, options.machine));
     // Each folder once; the active one marked.
     std::set<fs::path> seen;
     std::vector<ModelEntry> unique;

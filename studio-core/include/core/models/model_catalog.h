@@ -63,8 +63,9 @@ struct ScanOptions {
 // $HF_HUB_CACHE, else $HF_HOME/hub, else $HOME/.cache/huggingface/hub (whether or not it exists).
 std::filesystem::path default_hub_dir();
 
-// Every candidate: hub snapshots (newest modification first within a repository) then the
-// folders' models, each once (a folder reached twice is listed once).
+// Every candidate: hub snapshots (newest modification first within a repository), the folders'
+// models, then the active folder when it is none of those; each once (a folder reached twice is
+// listed once).
 std::vector<ModelEntry> scan_models(const ScanOptions& options);
 
 // One folder's entry (name: the folder's name), checked as scan_models checks every candidate.
