@@ -13,6 +13,7 @@ packages=(
   gnome-keyring dbus dbus-x11 libsecret-tools xvfb xauth
   clang-14 libclang-rt-14-dev clang-format
   qt6-svg-dev poppler-utils fonts-dejavu-core
+  qt6-charts-dev libqt6opengl6-dev
   desktop-file-utils appstream lintian dpkg-dev file
   qt6-translations-l10n fonts-ipafont-gothic
   prometheus

@@ -387,6 +387,17 @@
         <source>Run %1 (%2): %3 of %4 items</source>
         <translation>Lauf %1 (%2): %3 von %4 Aufgaben</translation>
     </message>
+    <message>
+        <source>Show all items</source>
+        <translation>Alle Einträge zeigen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Showing %n item(s) of %1</source>
+        <translation>
+            <numerusform>%n Eintrag aus %1</numerusform>
+            <numerusform>%n Einträge aus %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ui::CanvasModel</name>
@@ -498,6 +509,67 @@
     <message>
         <source>Canvas tokens</source>
         <translation>Canvas-Tokens</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ChartWidget</name>
+    <message>
+        <source>Reset zoom</source>
+        <translation>Zoom zurücksetzen</translation>
+    </message>
+    <message>
+        <source>No data to chart</source>
+        <translation>Keine Daten für dieses Diagramm</translation>
+    </message>
+    <message>
+        <source>%1: %2%3</source>
+        <translation>%1: %2%3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s)</source>
+        <translation>
+            <numerusform>%n Eintrag</numerusform>
+            <numerusform>%n Einträge</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n more</source>
+        <translation>
+            <numerusform> und %n weiterer</numerusform>
+            <numerusform> und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Save chart</source>
+        <translation>Diagramm speichern</translation>
+    </message>
+    <message>
+        <source>Copy image</source>
+        <translation>Bild kopieren</translation>
+    </message>
+    <message>
+        <source>Save as PNG…</source>
+        <translation>Als PNG speichern…</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>Save as SVG…</source>
+        <translation>Als SVG speichern…</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG-Bilder (*.svg)</translation>
+    </message>
+    <message>
+        <source>Copy data as CSV</source>
+        <translation>Daten als CSV kopieren</translation>
     </message>
 </context>
 <context>
@@ -879,10 +951,6 @@
         <translation>&lt;b&gt;%1&lt;/b&gt;: %2 beantwortet</translation>
     </message>
     <message>
-        <source>rows: expected, columns: answered</source>
-        <translation>Zeilen: erwartet, Spalten: beantwortet</translation>
-    </message>
-    <message>
         <source>All rows</source>
         <translation>Alle Zeilen</translation>
     </message>
@@ -913,6 +981,21 @@
     <message>
         <source>Column</source>
         <translation>Spalte</translation>
+    </message>
+    <message>
+        <source>rows: expected, columns: answered; click a cell for its rows</source>
+        <translation>Zeilen: erwartet, Spalten: geantwortet; eine Zelle anklicken zeigt ihre Zeilen</translation>
+    </message>
+    <message>
+        <source>%1 expected %2, answered %3</source>
+        <translation>%1 erwartet %2, geantwortet %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>Chosen in a chart: %1 (%n row(s))</source>
+        <translation>
+            <numerusform>Im Diagramm gewählt: %1 (%n Zeile)</numerusform>
+            <numerusform>Im Diagramm gewählt: %1 (%n Zeilen)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1724,6 +1807,109 @@
     <message>
         <source>&amp;Data…</source>
         <translation>&amp;Daten…</translation>
+    </message>
+    <message>
+        <source>Models — Decision Studio</source>
+        <translation>Modelle — Decision Studio</translation>
+    </message>
+    <message>
+        <source>&amp;Models…</source>
+        <translation>&amp;Modelle…</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ModelsView</name>
+    <message>
+        <source>%1 GB</source>
+        <translation>%1 GB</translation>
+    </message>
+    <message>
+        <source>complete</source>
+        <translation>vollständig</translation>
+    </message>
+    <message>
+        <source>incomplete</source>
+        <translation>unvollständig</translation>
+    </message>
+    <message>
+        <source>not DiffusionGemma</source>
+        <translation>kein DiffusionGemma</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>Dateien</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>Format</translation>
+    </message>
+    <message>
+        <source>On disk</source>
+        <translation>Auf der Platte</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Ordner</translation>
+    </message>
+    <message>
+        <source>&amp;Add folder…</source>
+        <translation>Ordner &amp;hinzufügen…</translation>
+    </message>
+    <message>
+        <source>&amp;Remove folder</source>
+        <translation>Ordner &amp;entfernen</translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation>&amp;Aktualisieren</translation>
+    </message>
+    <message>
+        <source>&amp;Use for profile</source>
+        <translation>Für Profil &amp;verwenden</translation>
+    </message>
+    <message>
+        <source>Add a models folder</source>
+        <translation>Einen Modellordner hinzufügen</translation>
+    </message>
+    <message>
+        <source>This machine: %1 of host memory available</source>
+        <translation>Dieser Rechner: %1 Hauptspeicher verfügbar</translation>
+    </message>
+    <message>
+        <source> · %1: %2 free</source>
+        <translation> · %1: %2 frei</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>No models found. Add a folder that holds one.</source>
+        <translation>Keine Modelle gefunden. Fügen Sie einen Ordner hinzu, der eines enthält.</translation>
+    </message>
+    <message>
+        <source>Choose a model to see its details.</source>
+        <translation>Wählen Sie ein Modell, um seine Einzelheiten zu sehen.</translation>
+    </message>
+    <message>
+        <source>Memory plan: %1</source>
+        <translation>Speicherplan: %1</translation>
+    </message>
+    <message>
+        <source>On a GPU: %1</source>
+        <translation>Auf einer GPU: %1</translation>
+    </message>
+    <message>
+        <source>Cannot be used:</source>
+        <translation>Nicht verwendbar:</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>ui::BenchWindow</name>
+    <message numerus="yes">
+        <source>Showing %n item(s) of %1</source>
+        <translation>
+            <numerusform>Showing %n item of %1</numerusform>
+            <numerusform>Showing %n items of %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ui::CanvasModel</name>
     <message numerus="yes">
         <source>image %1 · %n token(s)</source>
@@ -15,6 +25,23 @@
         <translation>
             <numerusform> · the last %n group: the final over the last run&apos;s finalists</numerusform>
             <numerusform> · the last %n groups: the final over the last run&apos;s finalists</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ui::ChartWidget</name>
+    <message numerus="yes">
+        <source>%n item(s)</source>
+        <translation>
+            <numerusform>%n item</numerusform>
+            <numerusform>%n items</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n more</source>
+        <translation>
+            <numerusform> and %n more</numerusform>
+            <numerusform> and %n more</numerusform>
         </translation>
     </message>
 </context>
@@ -46,6 +73,16 @@
         <translation>
             <numerusform>Done: %n denoising pass</numerusform>
             <numerusform>Done: %n denoising passes</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ui::DataWindow</name>
+    <message numerus="yes">
+        <source>Chosen in a chart: %1 (%n row(s))</source>
+        <translation>
+            <numerusform>Chosen in a chart: %1 (%n row)</numerusform>
+            <numerusform>Chosen in a chart: %1 (%n rows)</numerusform>
         </translation>
     </message>
 </context>

@@ -387,6 +387,16 @@
         <source>Run %1 (%2): %3 of %4 items</source>
         <translation>実行 %1 (%2): %4 項目中 %3</translation>
     </message>
+    <message>
+        <source>Show all items</source>
+        <translation>すべての項目を表示</translation>
+    </message>
+    <message numerus="yes">
+        <source>Showing %n item(s) of %1</source>
+        <translation>
+            <numerusform>%1 の %n 件を表示中</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ui::CanvasModel</name>
@@ -496,6 +506,65 @@
     <message>
         <source>Canvas tokens</source>
         <translation>キャンバストークン</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ChartWidget</name>
+    <message>
+        <source>Reset zoom</source>
+        <translation>ズームをリセット</translation>
+    </message>
+    <message>
+        <source>No data to chart</source>
+        <translation>グラフにするデータがありません</translation>
+    </message>
+    <message>
+        <source>%1: %2%3</source>
+        <translation>%1: %2%3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s)</source>
+        <translation>
+            <numerusform>%n 件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n more</source>
+        <translation>
+            <numerusform> ほか %n 件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Save chart</source>
+        <translation>グラフを保存</translation>
+    </message>
+    <message>
+        <source>Copy image</source>
+        <translation>画像をコピー</translation>
+    </message>
+    <message>
+        <source>Save as PNG…</source>
+        <translation>PNG として保存…</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 画像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Save as SVG…</source>
+        <translation>SVG として保存…</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG 画像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Copy data as CSV</source>
+        <translation>データを CSV としてコピー</translation>
     </message>
 </context>
 <context>
@@ -873,10 +942,6 @@
         <translation>&lt;b&gt;%1&lt;/b&gt;: 回答 %2 件</translation>
     </message>
     <message>
-        <source>rows: expected, columns: answered</source>
-        <translation>行: 期待値、列: 回答</translation>
-    </message>
-    <message>
         <source>All rows</source>
         <translation>すべての行</translation>
     </message>
@@ -907,6 +972,20 @@
     <message>
         <source>Column</source>
         <translation>列</translation>
+    </message>
+    <message>
+        <source>rows: expected, columns: answered; click a cell for its rows</source>
+        <translation>行: 期待値、列: 回答。セルをクリックするとその行を表示</translation>
+    </message>
+    <message>
+        <source>%1 expected %2, answered %3</source>
+        <translation>%1 期待 %2、回答 %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>Chosen in a chart: %1 (%n row(s))</source>
+        <translation>
+            <numerusform>グラフで選択: %1 (%n 行)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1715,6 +1794,109 @@
     <message>
         <source>&amp;Data…</source>
         <translation>データ(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Models — Decision Studio</source>
+        <translation>モデル — Decision Studio</translation>
+    </message>
+    <message>
+        <source>&amp;Models…</source>
+        <translation>モデル(&amp;M)…</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ModelsView</name>
+    <message>
+        <source>%1 GB</source>
+        <translation>%1 GB</translation>
+    </message>
+    <message>
+        <source>complete</source>
+        <translation>完全</translation>
+    </message>
+    <message>
+        <source>incomplete</source>
+        <translation>不完全</translation>
+    </message>
+    <message>
+        <source>not DiffusionGemma</source>
+        <translation>DiffusionGemma ではない</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>形式</translation>
+    </message>
+    <message>
+        <source>On disk</source>
+        <translation>ディスク上</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>メモリ</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>フォルダー</translation>
+    </message>
+    <message>
+        <source>&amp;Add folder…</source>
+        <translation>フォルダーを追加(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Remove folder</source>
+        <translation>フォルダーを削除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation>再読み込み(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Use for profile</source>
+        <translation>プロファイルに使用(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Add a models folder</source>
+        <translation>モデルフォルダーを追加</translation>
+    </message>
+    <message>
+        <source>This machine: %1 of host memory available</source>
+        <translation>このマシン: ホストメモリ %1 利用可能</translation>
+    </message>
+    <message>
+        <source> · %1: %2 free</source>
+        <translation> · %1: %2 空き</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>不明</translation>
+    </message>
+    <message>
+        <source>No models found. Add a folder that holds one.</source>
+        <translation>モデルが見つかりません。モデルを含むフォルダーを追加してください。</translation>
+    </message>
+    <message>
+        <source>Choose a model to see its details.</source>
+        <translation>モデルを選ぶと詳細が表示されます。</translation>
+    </message>
+    <message>
+        <source>Memory plan: %1</source>
+        <translation>メモリ計画: %1</translation>
+    </message>
+    <message>
+        <source>On a GPU: %1</source>
+        <translation>GPU 上: %1</translation>
+    </message>
+    <message>
+        <source>Cannot be used:</source>
+        <translation>使用できません:</translation>
     </message>
 </context>
 <context>

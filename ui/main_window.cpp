@@ -36,6 +36,7 @@
 #include "ui/images/images_panel.h"
 #include "ui/library/policy_files.h"
 #include "ui/library/policy_library.h"
+#include "ui/models/models_view.h"
 #include "ui/results/results_model.h"
 #include "ui/results/results_view.h"
 
@@ -252,6 +253,29 @@ BenchWindow* MainWindow::showBench() {
     bench_->show();
     bench_->raise();
     return bench_;
+}
+
+ModelsView* MainWindow::showModels() {
+    if (!models_) {
+        models_ = new ModelsView({}, this);
+        models_->setWindowFlag(Qt::Window);
+        models_->setWindowTitle(tr("Models — Decision Studio"));
+        models_->resize(1200, 600);
+        // A model chosen for a local profile: the profile keeps it (and, when active, the
+        // session loads it).
+        connect(models_, &ModelsView::modelChosen, this,
+                [this](const QString& profile, const QString& dir) {
+                    core::EndpointProfileStore store = endpoints_;
+                    for (auto& p : store.profiles)
+                        if (QString::fromStdString(p.name) == profile)
+                            p.model_dir = dir.toStdString();
+                    setEndpoints(store);
+                });
+    }
+    models_->setProfiles(endpoints_);
+    models_->show();
+    models_->raise();
+    return models_;
 }
 
 DataWindow* MainWindow::showData() {

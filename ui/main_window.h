@@ -38,6 +38,7 @@ class CanvasView;
 class CompareWindow;
 class ExportReportDialog;
 class HistoryModel;
+class ModelsView;
 class PolicyDocument;
 class PolicyFiles;
 class PolicyForm;
@@ -102,6 +103,8 @@ class MainWindow : public QMainWindow {
     // The Data view (created on first use, a window of its own): a CSV/JSONL file through the
     // open policy on the active endpoint. A .csv/.jsonl dropped on this window opens there.
     DataWindow* showData();
+    // The Models view: models found on this machine; one chosen becomes a local profile's.
+    ModelsView* showModels();
     // Opens a policy source that has no file yet (a bench item) as an unsaved document.
     void openUnsaved(const QString& name, const QString& source);
 
@@ -196,6 +199,7 @@ class MainWindow : public QMainWindow {
     QWidget* reload_bar_ = nullptr;
     BenchWindow* bench_ = nullptr;
     DataWindow* data_ = nullptr;
+    ModelsView* models_ = nullptr;
     CompareWindow* compare_view_ = nullptr;
     QLabel* reload_label_ = nullptr;
 

@@ -97,6 +97,8 @@ void MainWindow::buildRunMenu() {
                         [this] { showBench(); });
     run_menu->addAction(tr("&Data…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D), this,
                         [this] { showData(); });
+    run_menu->addAction(tr("&Models…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M), this,
+                        [this] { showModels(); });
 }
 
 void MainWindow::buildViewMenu() {

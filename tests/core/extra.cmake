@@ -102,3 +102,8 @@ if(TARGET core_tst_network)
   add_dependencies(core_tst_network dgem)
   set_tests_properties(core_tst_network PROPERTIES TIMEOUT 900)
 endif()
+
+# dgem models list reads the fake hub cache the test makes.
+if(TARGET core_tst_models)
+  add_dependencies(core_tst_models dgem)
+endif()

@@ -14,6 +14,7 @@
 #include <QTest>
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -183,6 +184,55 @@ class TestBenchView : public QObject {
                      core::report::chart_svg(*shown, 640, 300));
             QCOMPARE(widget->toolTip().toStdString(), widget->chart().title);
         }
+
+        // A chart's bin chosen (as a click does): the Items page shows exactly its items, taken
+        // from the rows themselves (confidence bin, tier); choosing it again shows all again.
+        auto* items_table = w.findChild<QTableView*>(QStringLiteral("itemsTable"));
+        QVERIFY(items_table);
+        const auto shownIds = [&] {
+            std::set<std::string> ids;
+            for (int r = 0; r < items_table->model()->rowCount(); ++r)
+                ids.insert(items_table->model()
+                               ->index(r, ui::BenchItemsModel::Id)
+                               .data()
+                               .toString()
+                               .toStdString());
+            return ids;
+        };
+        const auto rowsWhere = [&](auto keep) {
+            std::set<std::string> ids;
+            for (int r = 0; r < w.itemsModel()->rowCount(); ++r) {
+                const auto* row = w.itemsModel()->row(r);
+                if (row && keep(*row)) ids.insert(row->id);
+            }
+            return ids;
+        };
+        int chosen_bins = 0;
+        for (ui::ChartWidget* widget : widgets) {
+            const std::string& title = widget->chart().title;
+            const bool reliability_chart = title.starts_with("Reliability");
+            const bool tier_chart = title.starts_with("Accuracy by tier");
+            if (!reliability_chart && !tier_chart) continue;
+            const auto& bins = widget->chart().bins;
+            for (size_t b = 0; b < bins.size(); ++b) {
+                if (bins[b].items.empty()) continue;
+                widget->chooseBin(static_cast<int>(b));
+                const std::set<std::string> expected =
+                    reliability_chart ? rowsWhere([&](const core::eval::ItemRow& row) {
+                        return row.p >= 0 && std::clamp(static_cast<int>(std::floor(10 * row.p)), 0,
+                                                        9) == static_cast<int>(b);
+                    })
+                                      : rowsWhere([&](const core::eval::ItemRow& row) {
+                                            return row.tier == bins[b].label;
+                                        });
+                QCOMPARE(shownIds(), expected);
+                QCOMPARE(static_cast<int>(expected.size()), bins[b].count);
+                widget->chooseBin(static_cast<int>(b));  // again: all
+                QCOMPARE(items_table->model()->rowCount(), 24);
+                ++chosen_bins;
+            }
+        }
+        QVERIFY(chosen_bins >= 4);  // three tiers and at least one reliability bin
 
         // The item table sorts by number in the p column.
         QCOMPARE(w.itemsModel()

@@ -361,6 +361,27 @@ class CompareViewTest : public QObject {
         }
         // Each one shown by a ChartWidget of the comparison page.
         QCOMPARE(w.comparisonPage()->findChildren<ui::ChartWidget*>().size(), 3);
+        // A point of the per-item latency chart narrows the table above to its item; again: all.
+        auto* table = w.comparisonPage()->findChild<QTableView*>(QStringLiteral("comparisonTable"));
+        QVERIFY(table);
+        const int all_rows = table->model()->rowCount();
+        QVERIFY(all_rows > 1);
+        int per_item = 0;
+        for (ui::ChartWidget* view : w.comparisonPage()->findChildren<ui::ChartWidget*>()) {
+            if (!view->chart().title.starts_with("Latency per item")) continue;
+            ++per_item;
+            QVERIFY(view->zoomable());
+            const auto& bins = view->chart().bins;
+            QVERIFY(!bins.empty());
+            const int last = static_cast<int>(bins.size()) - 1;
+            view->chooseBin(last);
+            QCOMPARE(table->model()->rowCount(), 1);
+            QCOMPARE(table->model()->index(0, 0).data().toString().toStdString(),
+                     bins.back().items.front());
+            view->chooseBin(last);
+            QCOMPARE(table->model()->rowCount(), all_rows);
+        }
+        QCOMPARE(per_item, 1);
 
         // Kept: reopened from its journal, the same comparison.
         const QStringList kept = w.keptRuns();

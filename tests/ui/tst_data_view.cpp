@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -17,8 +18,10 @@
 
 #include "core/dataset/csv_reader.h"
 #include "core/dataset/dataset_results.h"
+#include "core/decide/backend.h"
 #include "core/decide/local_backend.h"
 #include "engine/engine.h"
+#include "ui/charts/chart_widget.h"
 #include "ui/data/data_rows_model.h"
 #include "ui/data/data_window.h"
 
@@ -206,6 +209,53 @@ class TestDataView : public QObject {
                  })));
         w.filter()->setShow(ui::DataRowsFilter::Show::All);
         QCOMPARE(w.filter()->rowCount(), 30);
+
+        // A confusion cell clicked: the rows expecting its row's name that answered its
+        // column's, as many as the cell counts; clicking it again shows every row.
+        const auto& tallies = w.summary()->questions;
+        const auto team_tally = std::find_if(tallies.begin(), tallies.end(),
+                                             [](const auto& q) { return q.id == "team"; });
+        QVERIFY(team_tally != tallies.end() && team_tally->labelled);
+        auto* matrix = w.findChild<QTableWidget*>(QStringLiteral("confusion_team"));
+        QVERIFY(matrix);
+        int cells = 0;
+        for (int i = 0; i < matrix->rowCount(); ++i)
+            for (int j = 0; j < matrix->columnCount(); ++j) {
+                const int count =
+                    team_tally->confusion[static_cast<size_t>(i)][static_cast<size_t>(j)];
+                if (count == 0) continue;
+                ++cells;
+                Q_EMIT matrix->cellClicked(i, j);
+                QCOMPARE(w.filter()->show(), ui::DataRowsFilter::Show::Rows);
+                QCOMPARE(w.filter()->rowCount(), count);
+                QCOMPARE(w.tabs()->currentIndex(), 1);  // the Rows tab
+                Q_EMIT matrix->cellClicked(i, j);
+                QCOMPARE(w.filter()->rowCount(), 30);
+            }
+        QVERIFY(cells >= 2);
+        // A reliability bin chosen: as many rows as the bin counts; Esc shows every row.
+        ui::ChartWidget* reliability = nullptr;
+        for (auto* c : w.findChildren<ui::ChartWidget*>())
+            if (c->chart().title.starts_with("Reliability: team")) reliability = c;
+        QVERIFY(reliability);
+        int fullest = 0;
+        const auto& bins = reliability->chart().bins;
+        for (size_t b = 0; b < bins.size(); ++b)
+            if (bins[b].count > bins[static_cast<size_t>(fullest)].count)
+                fullest = static_cast<int>(b);
+        QVERIFY(bins[static_cast<size_t>(fullest)].count > 0);
+        QCOMPARE(static_cast<int>(bins[static_cast<size_t>(fullest)].items.size()),
+                 bins[static_cast<size_t>(fullest)].count);
+        reliability->chooseBin(fullest);
+        QCOMPARE(w.filter()->rowCount(), bins[static_cast<size_t>(fullest)].count);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.table()->setFocus();
+        QTest::keyClick(w.table(), Qt::Key_Escape);
+        QCOMPARE(w.filter()->rowCount(), 30);
+        QCOMPARE(reliability->chosenBin(), -1);
+        w.hide();
+
         // Sorted by urgent's hesitation (the raw numbers), most hesitant first.
         const int hes = model->columnOf("urgent_hesitation");
         double top = 0, bottom = 1;

@@ -8,6 +8,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QShortcut>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -15,12 +17,15 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <array>
+#include <map>
 
 #include "core/evaluation/eval_runner.h"
+#include "core/evaluation/eval_table.h"
 #include "ui/bench/bench_items_model.h"
 #include "ui/bench/bench_window.h"
 #include "ui/bench/comparison_items_model.h"
 #include "ui/charts/chart_widget.h"
+#include "ui/charts/item_id_filter.h"
 #include "ui/i18n/format.h"
 
 namespace ui {
@@ -129,7 +134,7 @@ BenchItemsPage::BenchItemsPage(QWidget* parent) : QWidget(parent) {
     filter_->setPlaceholderText(BenchWindow::tr("Filter items (id, tier, family, labels…)"));
     filter_->setClearButtonEnabled(true);
     items_ = new BenchItemsModel(this);
-    proxy_ = new QSortFilterProxyModel(this);
+    proxy_ = new ItemIdFilter(BenchItemsModel::Id, this);
     proxy_->setSourceModel(items_);
     proxy_->setSortRole(BenchItemsModel::SortRole);
     proxy_->setFilterKeyColumn(-1);
@@ -138,14 +143,52 @@ BenchItemsPage::BenchItemsPage(QWidget* parent) : QWidget(parent) {
     table_->setObjectName(QStringLiteral("itemsTable"));
     setUpTable(table_, proxy_);
     table_->setColumnWidth(BenchItemsModel::Id, 200);
+    chosen_line_ = new QWidget(this);
+    chosen_line_->setObjectName(QStringLiteral("chartChoiceLine"));
+    auto* chosen_row = new QHBoxLayout(chosen_line_);
+    chosen_row->setContentsMargins(0, 0, 0, 0);
+    chosen_text_ = new QLabel(chosen_line_);
+    chosen_text_->setObjectName(QStringLiteral("chartChoiceText"));
+    auto* clear = new QPushButton(BenchWindow::tr("Show all items"), chosen_line_);
+    clear->setObjectName(QStringLiteral("chartChoiceClear"));
+    chosen_row->addWidget(chosen_text_, 1);
+    chosen_row->addWidget(clear);
+    chosen_line_->hide();
     layout->addWidget(filter_);
+    layout->addWidget(chosen_line_);
     layout->addWidget(table_, 1);
     connect(filter_, &QLineEdit::textChanged, proxy_,
             [this](const QString& text) { proxy_->setFilterFixedString(text); });
+    const auto clearHere = [this] {
+        if (!filtered()) return;
+        showAll();
+        if (on_cleared) on_cleared();
+    };
+    connect(clear, &QPushButton::clicked, this, clearHere);
+    auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    esc->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(esc, &QShortcut::activated, this, clearHere);
 }
 
 int BenchItemsPage::sourceRow(const QModelIndex& index) const {
     return proxy_->mapToSource(index).row();
+}
+
+void BenchItemsPage::showOnly(const QStringList& items, const QString& what) {
+    proxy_->setItems(items);
+    chosen_text_->setText(
+        BenchWindow::tr("Showing %n item(s) of %1", nullptr, static_cast<int>(items.size()))
+            .arg(what));
+    chosen_line_->show();
+}
+
+void BenchItemsPage::showAll() {
+    proxy_->clearItems();
+    chosen_line_->hide();
+}
+
+bool BenchItemsPage::filtered() const {
+    return proxy_->filtering();
 }
 
 BenchChartsPage::BenchChartsPage(QWidget* parent) : QScrollArea(parent) {
@@ -159,9 +202,30 @@ void BenchChartsPage::setCharts(std::vector<core::report::ReportChart> made,
     for (size_t i = 0; i < made.size(); ++i) {
         const bool wide = wide_at && *wide_at == i;
         auto* view = new ChartWidget(std::move(made[i]));
+        // The latency histogram is the chart worth zooming into (a long tail).
+        view->setZoomable(view->chart().y_title == "items");
         const int row = static_cast<int>(wide ? (i + 1) / 2 : i / 2);
         grid_->addWidget(view, row, wide ? 0 : static_cast<int>(i % 2), 1, wide ? 2 : 1);
         views_.push_back(view);
+        QObject::connect(view, &ChartWidget::itemsChosen, this,
+                         [this, view](const QStringList& items, const QString& what) {
+                             for (ChartWidget* other : views_)
+                                 if (other != view && other->chosenBin() >= 0) {
+                                     QSignalBlocker quiet(other);
+                                     other->clearChoice();
+                                 }
+                             if (on_choice.chosen) on_choice.chosen(items, what);
+                         });
+        QObject::connect(view, &ChartWidget::choiceCleared, this, [this] {
+            if (on_choice.cleared) on_choice.cleared();
+        });
+    }
+}
+
+void BenchChartsPage::clearChoice() {
+    for (ChartWidget* v : views_) {
+        QSignalBlocker quiet(v);
+        v->clearChoice();
     }
 }
 
@@ -217,18 +281,33 @@ void BenchChartsPage::showResult(const core::eval::BenchResult& result,
     // The charts of this run's report, built by the same functions from the same values.
     std::vector<report::ReportChart> made;
     std::vector<double> latencies;
+    std::vector<std::string> latency_ids;
     for (const auto& r : result.run.records)
-        if (r.ok) latencies.push_back(r.latency_s);
+        if (r.ok) {
+            latencies.push_back(r.latency_s);
+            latency_ids.push_back(r.id);
+        }
+    // Who sits where: each item's confidence and groups, from the rows the Items page shows.
+    const std::vector<core::eval::ItemRow> rows =
+        core::eval::item_rows(result.suite, result.run.records);
+    std::vector<report::ChartItem> confidences;
+    std::map<std::string, std::vector<std::string>> by_tier, by_family;
+    for (const auto& row : rows) {
+        if (row.p >= 0) confidences.push_back({row.id, row.p});
+        by_tier[row.tier].push_back(row.id);
+        by_family[row.family].push_back(row.id);
+    }
     std::optional<size_t> wide;
     if (result.run_score) {
         const auto& s = *result.run_score;
         made.push_back(report::reliability_chart(
-            s.reliability_all, BenchWindow::tr("Reliability (all items)").toStdString()));
-        made.push_back(report::latency_chart(latencies));
-        made.push_back(
-            report::accuracy_chart(s.by_tier, BenchWindow::tr("Accuracy by tier").toStdString()));
-        made.push_back(report::accuracy_chart(s.by_family,
-                                              BenchWindow::tr("Accuracy by family").toStdString()));
+            s.reliability_all, BenchWindow::tr("Reliability (all items)").toStdString(),
+            confidences));
+        made.push_back(report::latency_chart(latencies, latency_ids));
+        made.push_back(report::accuracy_chart(
+            s.by_tier, BenchWindow::tr("Accuracy by tier").toStdString(), by_tier));
+        made.push_back(report::accuracy_chart(
+            s.by_family, BenchWindow::tr("Accuracy by family").toStdString(), by_family));
         made.push_back(report::axes_chart(s.public_axes));
         if (leaderboard) {
             // The leaderboard's long model names get the whole width and a row of their own.
@@ -237,13 +316,21 @@ void BenchChartsPage::showResult(const core::eval::BenchResult& result,
         }
     } else if (result.suite_score) {
         const auto& s = *result.suite_score;
+        // Every answer is a point of this diagram: an item with two answers can sit in two bins.
+        std::vector<report::ChartItem> answers;
+        for (const auto& r : result.run.records)
+            if (r.ok)
+                for (const auto& q : r.questions)
+                    if (!q.probs.empty())
+                        answers.push_back(
+                            {r.id, *std::max_element(q.probs.begin(), q.probs.end())});
         made.push_back(report::reliability_chart(
-            s.reliability, BenchWindow::tr("Reliability (every answer)").toStdString()));
-        made.push_back(report::latency_chart(latencies));
-        made.push_back(
-            report::accuracy_chart(s.by_tier, BenchWindow::tr("Accuracy by tier").toStdString()));
-        made.push_back(report::accuracy_chart(s.by_domain,
-                                              BenchWindow::tr("Accuracy by domain").toStdString()));
+            s.reliability, BenchWindow::tr("Reliability (every answer)").toStdString(), answers));
+        made.push_back(report::latency_chart(latencies, latency_ids));
+        made.push_back(report::accuracy_chart(
+            s.by_tier, BenchWindow::tr("Accuracy by tier").toStdString(), by_tier));
+        made.push_back(report::accuracy_chart(
+            s.by_domain, BenchWindow::tr("Accuracy by domain").toStdString(), by_family));
     }
     setCharts(std::move(made), wide);
 }
@@ -257,7 +344,7 @@ BenchComparisonPage::BenchComparisonPage(QWidget* parent) : QWidget(parent) {
     summary_->setTextFormat(Qt::RichText);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     items_ = new ComparisonItemsModel(this);
-    proxy_ = new QSortFilterProxyModel(this);
+    proxy_ = new ItemIdFilter(ComparisonItemsModel::Id, this);
     proxy_->setSourceModel(items_);
     proxy_->setSortRole(ComparisonItemsModel::SortRole);
     split_ = new QSplitter(Qt::Vertical, this);
@@ -331,7 +418,13 @@ void BenchComparisonPage::showComparison(const core::compare::SuiteComparison& c
         auto* view = new ChartWidget(std::move(chart));
         grid_->addWidget(view, at[0], at[1], at[2], at[3]);
         views_.push_back(view);
+        // A point of the per-item chart narrows the table above to its item.
+        QObject::connect(
+            view, &ChartWidget::itemsChosen, this,
+            [this](const QStringList& items, const QString&) { proxy_->setItems(items); });
+        QObject::connect(view, &ChartWidget::choiceCleared, this, [this] { proxy_->clearItems(); });
     }
+    views_.front()->setZoomable(true);
     items_->setRows(std::move(rows));
     // The table as tall as its rows (up to a third of the page), the charts the rest.
     const int row_h = table_->verticalHeader()->defaultSectionSize();

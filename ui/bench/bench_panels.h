@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QWidget>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -30,6 +31,14 @@ namespace ui {
 class BenchItemsModel;
 class ChartWidget;
 class ComparisonItemsModel;
+class ItemIdFilter;
+
+// What a chart click asks of the window: show these items (a second click, Esc or the filter's
+// Clear button clears it).
+struct ChartChoice {
+    std::function<void(const QStringList& items, const QString& what)> chosen;
+    std::function<void()> cleared;
+};
 
 // The suite/endpoint line and the settings/actions line, added to the window's own layout.
 struct BenchControls {
@@ -51,7 +60,8 @@ struct BenchControls {
     void build(QWidget* owner, QVBoxLayout* top, QAction* export_report);
 };
 
-// Items: a filter over every column and the sortable table.
+// Items: a filter over every column and the sortable table; a chart's choice narrows it to the
+// chosen items, said in a line above the table with a Clear button (Esc clears too).
 class BenchItemsPage : public QWidget {
   public:
     explicit BenchItemsPage(QWidget* parent);
@@ -59,12 +69,19 @@ class BenchItemsPage : public QWidget {
     QTableView* table() const { return table_; }
     // The model row under a view index of the table.
     int sourceRow(const QModelIndex& index) const;
+    void showOnly(const QStringList& items, const QString& what);
+    void showAll();
+    bool filtered() const;
+    // Called when the page clears the choice itself (Clear, Esc).
+    std::function<void()> on_cleared;
 
   private:
     QLineEdit* filter_ = nullptr;
     QTableView* table_ = nullptr;
     BenchItemsModel* items_ = nullptr;
-    QSortFilterProxyModel* proxy_ = nullptr;
+    ItemIdFilter* proxy_ = nullptr;
+    QWidget* chosen_line_ = nullptr;
+    QLabel* chosen_text_ = nullptr;
 };
 
 // The run's scorecard: the JevBench axes or a suite's accuracies, in one rich-text line.
@@ -84,6 +101,9 @@ class BenchChartsPage : public QScrollArea {
     // The charts of a scored run's report, built by the same functions from the same values.
     void showResult(const core::eval::BenchResult& result,
                     const std::optional<core::eval::Leaderboard>& leaderboard);
+    const QList<ChartWidget*>& views() const { return views_; }
+    void clearChoice();  // no chart keeps a chosen bin
+    ChartChoice on_choice;
 
   private:
     QGridLayout* grid_ = nullptr;
@@ -100,13 +120,15 @@ class BenchComparisonPage : public QWidget {
     void showComparison(const core::compare::SuiteComparison& comparison,
                         std::vector<core::compare::ItemComparisonRow> rows);
     std::vector<core::report::ReportChart> charts() const;
+    const QList<ChartWidget*>& views() const { return views_; }
+    QTableView* table() const { return table_; }
 
   private:
     void clearCharts();
 
     QLabel* summary_ = nullptr;
     ComparisonItemsModel* items_ = nullptr;
-    QSortFilterProxyModel* proxy_ = nullptr;
+    ItemIdFilter* proxy_ = nullptr;
     QGridLayout* grid_ = nullptr;
     QSplitter* split_ = nullptr;
     QTableView* table_ = nullptr;

@@ -1,8 +1,8 @@
 #include "ui/bench/bench_window.h"
 
 #include <QAction>
-#include <QCoreApplication>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -103,6 +103,14 @@ void BenchWindow::buildLayout() {
     tabs_->addTab(items_page_, tr("Items"));
     charts_page_ = new BenchChartsPage(tabs_);
     tabs_->addTab(charts_page_, tr("Charts"));
+    // A chart's bin, bar or point clicked: the Items page shows its items (and the whole table
+    // again on a second click, Esc or its Clear button).
+    charts_page_->on_choice.chosen = [this](const QStringList& items, const QString& what) {
+        items_page_->showOnly(items, what);
+        tabs_->setCurrentWidget(items_page_);
+    };
+    charts_page_->on_choice.cleared = [this] { items_page_->showAll(); };
+    items_page_->on_cleared = [this] { charts_page_->clearChoice(); };
     // Slot vs generative (runs with generative records only).
     comparison_page_ = new BenchComparisonPage(tabs_);
     tabs_->addTab(comparison_page_, tr("Slot vs generative"));
@@ -398,6 +406,7 @@ void BenchWindow::rescore() {
     eval::score_bench(*shown_, scoreOptions());
     showComparison();
     scorecard_->showResult(*shown_);
+    items_page_->showAll();
     charts_page_->showResult(*shown_, leaderboard_);
 }
 

@@ -3,7 +3,8 @@
 // run it with progress, ETA and cancel, resume an interrupted run, watch the items fill a
 // sortable, filterable table, and read the charts: reliability, latency, accuracy by tier and
 // family, the four axes and the leaderboard with this run (the chart values of the run's report,
-// built by core::report and painted by its paint_chart in ChartWidgets). Runs live in a runs folder
+// built by core::report, shown as Qt Charts in ChartWidgets: a click on a bin or bar filters the
+// Items page to its items). Runs live in a runs folder
 // (one subfolder each: journal.jsonl, the source of truth, and run.json) and reopen with their
 // charts, rescored from the journal. The mode choice asks each item by the slot readout, by
 // generative JSON or both; a run with generative records (RunMode Both, or a kept run holding
@@ -73,7 +74,7 @@ class BenchWindow : public QWidget {
     const std::optional<core::eval::RunScore>& runScore() const;
     BenchItemsModel* itemsModel() const { return items_page_->model(); }
     // The charts shown, in order: the values core::report's builders made from the scores (the
-    // report of this run holds the same ones), each painted by core::report::paint_chart.
+    // report of this run holds the same ones), each shown by a ChartWidget.
     std::vector<core::report::ReportChart> charts() const { return charts_page_->charts(); }
     // The slot-vs-generative comparison of the shown run (when it has generative records).
     const std::optional<core::compare::SuiteComparison>& suiteComparison() const;

@@ -78,11 +78,17 @@ DataRowView DataRowsModel::view(const core::dataset::DatasetPlan& plan,
         const bool answered = answer != out.end() && answer->is_string();
         v.answers.push_back(answered ? QString::fromStdString(answer->get<std::string>())
                                      : QString());
+        const auto p = out.find(q.id + "_p");
+        v.p.push_back(p != out.end() && p->is_number() ? p->get<double>() : 0.0);
         if (auto h = out.find(q.id + "_hesitation"); h != out.end() && h->is_number())
             v.hesitation = std::max(v.hesitation, h->get<double>());
         const auto correct = out.find(q.id + "_correct");
         v.correct.push_back(correct != out.end() && correct->is_boolean() ? correct->get<bool>()
                                                                           : -1);
+        const auto e = out.find("expected_" + q.id);
+        v.expected.push_back(e != out.end() && e->is_string()
+                                 ? QString::fromStdString(e->get<std::string>())
+                                 : QString());
     }
     return v;
 }
@@ -131,6 +137,12 @@ void DataRowsFilter::setShow(Show show, int question, const QString& answer) {
     invalidateFilter();
 }
 
+void DataRowsFilter::setRows(std::set<std::size_t> rows) {
+    show_ = Show::Rows;
+    rows_ = std::move(rows);
+    invalidateFilter();
+}
+
 void DataRowsFilter::setUncertainAbove(double threshold) {
     threshold_ = threshold;
     invalidateFilter();
@@ -150,6 +162,8 @@ bool DataRowsFilter::filterAcceptsRow(int source_row, const QModelIndex&) const 
         case Show::Answer:
             return question_ >= 0 && static_cast<size_t>(question_) < r.answers.size() &&
                    r.answers[static_cast<size_t>(question_)] == answer_;
+        case Show::Rows:
+            return rows_.count(r.row) > 0;
     }
     return true;
 }

@@ -11,6 +11,7 @@
 #include <QSortFilterProxyModel>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,10 +22,12 @@ namespace ui {
 struct DataRowView {
     std::size_t row = 0;
     QString id;
-    std::vector<QVariant> cells;   // per output column, raw (null: no value)
-    std::vector<QString> answers;  // per question ("" when none)
-    std::vector<int> correct;      // per question: 1 right, 0 wrong, -1 not labelled
-    double hesitation = 0;         // the most hesitant answer's
+    std::vector<QVariant> cells;    // per output column, raw (null: no value)
+    std::vector<QString> answers;   // per question ("" when none)
+    std::vector<double> p;          // per question (0 when none)
+    std::vector<int> correct;       // per question: 1 right, 0 wrong, -1 not labelled
+    std::vector<QString> expected;  // per question: the labelled answer ("" when none)
+    double hesitation = 0;          // the most hesitant answer's
     QString error;
     std::string variables;  // the row's variables as JSON, by variable name (for the editor)
 };
@@ -65,11 +68,14 @@ class DataRowsModel : public QAbstractTableModel {
 class DataRowsFilter : public QSortFilterProxyModel {
     Q_OBJECT
   public:
-    enum class Show { All, Wrong, Uncertain, Answer };
+    // Rows: the row numbers a chart click chose (setRows).
+    enum class Show { All, Wrong, Uncertain, Answer, Rows };
     explicit DataRowsFilter(QObject* parent = nullptr);
     // `question` and `answer` only for Show::Answer; `threshold` for Show::Uncertain.
     void setShow(Show show, int question = 0, const QString& answer = {});
     void setUncertainAbove(double threshold);
+    void setRows(std::set<std::size_t> rows);
+    Show show() const { return show_; }
 
   protected:
     bool filterAcceptsRow(int source_row, const QModelIndex& source_parent) const override;
@@ -79,6 +85,7 @@ class DataRowsFilter : public QSortFilterProxyModel {
     int question_ = 0;
     QString answer_;
     double threshold_ = 0.5;
+    std::set<std::size_t> rows_;
 };
 
 }  // namespace ui

@@ -14,6 +14,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QShortcut>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -110,7 +112,7 @@ void DataWindow::buildLayout() {
     mapping_->horizontalHeader()->setStretchLastSection(true);
     tabs_->addTab(setup, tr("Data and mapping"));
 
-    auto* rows_page = new QWidget(this);
+    auto* rows_page = rows_page_ = new QWidget(this);
     auto* rows_layout = new QVBoxLayout(rows_page);
     show_box_ = new QComboBox(rows_page);
     rows_layout->addWidget(show_box_);
@@ -137,6 +139,9 @@ void DataWindow::buildLayout() {
     scroll->setWidgetResizable(true);
     tabs_->addTab(scroll, tr("Questions"));
     root->addWidget(tabs_, 1);
+    auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), tabs_);
+    esc->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(esc, &QShortcut::activated, this, [this] { clearChosenRows(); });
 }
 
 bool DataWindow::openPolicy(const QString& path) {
@@ -411,33 +416,108 @@ void DataWindow::showCharts() {
         delete item;
     }
     if (!summary_) return;
-    for (const auto& q : summary_->questions) {
-        charts_layout_->addWidget(new QLabel(
-            q.labelled ? tr("<b>%1</b>: %2 answered, accuracy %3 · confusion: rows expected, "
-                            "columns answered")
-                             .arg(qstr(q.id))
-                             .arg(q.answered)
-                             .arg(qstr(core::report::percent(q.accuracy())))
-                       : tr("<b>%1</b>: %2 answered").arg(qstr(q.id)).arg(q.answered),
-            charts_));
-        if (!q.labelled) continue;
-        auto* matrix = new QTableWidget(static_cast<int>(q.names.size()),
-                                        static_cast<int>(q.names.size()), charts_);
-        QStringList names;
-        for (const auto& n : q.names) names << qstr(n);
-        matrix->setHorizontalHeaderLabels(names);
-        matrix->setVerticalHeaderLabels(names);
-        for (size_t i = 0; i < q.names.size(); ++i)
-            for (size_t j = 0; j < q.names.size(); ++j)
-                matrix->setItem(static_cast<int>(i), static_cast<int>(j),
-                                new QTableWidgetItem(QString::number(q.confusion[i][j])));
-        matrix->setToolTip(tr("rows: expected, columns: answered"));
-        matrix->setMinimumHeight(40 + 30 * static_cast<int>(q.names.size()));
-        charts_layout_->addWidget(matrix);
-        charts_layout_->addWidget(new ChartWidget(
-            core::report::reliability_chart(q.reliability(), "Reliability: " + q.id), charts_));
-    }
+    for (const auto& q : summary_->questions) addQuestionCharts(q);
     charts_layout_->addStretch(1);
+}
+
+void DataWindow::addQuestionCharts(const core::dataset::QuestionTally& q) {
+    charts_layout_->addWidget(new QLabel(
+        q.labelled ? tr("<b>%1</b>: %2 answered, accuracy %3 · confusion: rows expected, "
+                        "columns answered")
+                         .arg(qstr(q.id))
+                         .arg(q.answered)
+                         .arg(qstr(core::report::percent(q.accuracy())))
+                   : tr("<b>%1</b>: %2 answered").arg(qstr(q.id)).arg(q.answered),
+        charts_));
+    if (!q.labelled || !plan_) return;
+    size_t qi = 0;
+    while (qi < plan_->questions.size() && plan_->questions[qi].id != q.id) ++qi;
+    const int n = static_cast<int>(q.names.size());
+    auto* matrix = new QTableWidget(n, n, charts_);
+    matrix->setObjectName(QStringLiteral("confusion_") + qstr(q.id));
+    matrix->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    QStringList names;
+    for (const auto& name : q.names) names << qstr(name);
+    matrix->setHorizontalHeaderLabels(names);
+    matrix->setVerticalHeaderLabels(names);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            matrix->setItem(i, j,
+                            new QTableWidgetItem(QString::number(
+                                q.confusion[static_cast<size_t>(i)][static_cast<size_t>(j)])));
+    matrix->setToolTip(tr("rows: expected, columns: answered; click a cell for its rows"));
+    matrix->setMinimumHeight(40 + 30 * n);
+    charts_layout_->addWidget(matrix);
+    // A cell: the rows expecting its row's name that answered its column's.
+    connect(matrix, &QTableWidget::cellClicked, this, [this, qi, names](int i, int j) {
+        std::set<std::size_t> rows;
+        for (int r = 0; r < model_->rowCount(); ++r) {
+            const DataRowView& v = model_->rowAt(r);
+            if (qi < v.answers.size() && v.correct[qi] >= 0 && v.expected[qi] == names[i] &&
+                v.answers[qi] == names[j])
+                rows.insert(v.row);
+        }
+        const QString id = qstr(plan_->questions[qi].id);
+        chooseRows(std::move(rows), tr("%1 expected %2, answered %3").arg(id, names[i], names[j]),
+                   QStringLiteral("cell/%1/%2/%3").arg(id).arg(i).arg(j));
+    });
+    // The reliability bins hold the scored rows (their numbers) by the answer's probability.
+    std::vector<core::report::ChartItem> scored;
+    for (int r = 0; r < model_->rowCount(); ++r) {
+        const DataRowView& v = model_->rowAt(r);
+        if (qi < v.correct.size() && v.correct[qi] >= 0)
+            scored.push_back({std::to_string(v.row), v.p[qi]});
+    }
+    auto* chart = new ChartWidget(
+        core::report::reliability_chart(q.reliability(), "Reliability: " + q.id, scored), charts_);
+    charts_layout_->addWidget(chart);
+    connect(chart, &ChartWidget::itemsChosen, this,
+            [this, chart](const QStringList& items, const QString& what) {
+                std::set<std::size_t> rows;
+                for (const QString& item : items) rows.insert(item.toULongLong());
+                chooseRows(std::move(rows), what,
+                           QStringLiteral("chart/%1").arg(reinterpret_cast<quintptr>(chart)));
+            });
+    connect(chart, &ChartWidget::choiceCleared, this, [this] { clearChosenRows(); });
+}
+
+void DataWindow::chooseRows(std::set<std::size_t> rows, const QString& what, const QString& key) {
+    if (key == chosen_key_ && !key.startsWith(QStringLiteral("chart/"))) return clearChosenRows();
+    // Another chart's chosen bin is forgotten, quietly.
+    for (ChartWidget* chart : charts_->findChildren<ChartWidget*>())
+        if (!key.endsWith(QString::number(reinterpret_cast<quintptr>(chart)))) {
+            QSignalBlocker quiet(chart);
+            chart->clearChoice();
+        }
+    chosen_key_ = key;
+    chosen_rows_ = std::move(rows);
+    QSignalBlocker quiet(show_box_);
+    const int at = show_box_->findData(QStringLiteral("chosen"));
+    if (at >= 0) show_box_->removeItem(at);
+    show_box_->addItem(
+        tr("Chosen in a chart: %1 (%n row(s))", nullptr, static_cast<int>(chosen_rows_.size()))
+            .arg(what),
+        QStringLiteral("chosen"));
+    show_box_->setCurrentIndex(show_box_->count() - 1);
+    filter_->setRows(chosen_rows_);
+    tabs_->setCurrentWidget(rows_page_);
+}
+
+void DataWindow::clearChosenRows() {
+    if (chosen_key_.isEmpty()) return;
+    chosen_key_.clear();
+    chosen_rows_.clear();
+    for (ChartWidget* chart : charts_->findChildren<ChartWidget*>()) {
+        QSignalBlocker quiet(chart);
+        chart->clearChoice();
+    }
+    {
+        QSignalBlocker quiet(show_box_);
+        const int at = show_box_->findData(QStringLiteral("chosen"));
+        if (at >= 0) show_box_->removeItem(at);
+        show_box_->setCurrentIndex(0);
+    }
+    applyFilter();
 }
 
 void DataWindow::updateFilterChoices() {
@@ -457,6 +537,18 @@ void DataWindow::updateFilterChoices() {
 
 void DataWindow::applyFilter() {
     const int i = show_box_->currentIndex();
+    if (show_box_->currentData() == QStringLiteral("chosen")) return filter_->setRows(chosen_rows_);
+    if (!chosen_key_.isEmpty()) {
+        // Another entry chosen in the box: the chart's choice is over.
+        chosen_key_.clear();
+        const int at = show_box_->findData(QStringLiteral("chosen"));
+        QSignalBlocker quiet(show_box_);
+        if (at >= 0) show_box_->removeItem(at);
+        for (ChartWidget* chart : charts_->findChildren<ChartWidget*>()) {
+            QSignalBlocker quiet_chart(chart);
+            chart->clearChoice();
+        }
+    }
     if (i <= 0) return filter_->setShow(DataRowsFilter::Show::All);
     if (i == 1) return filter_->setShow(DataRowsFilter::Show::Wrong);
     if (i == 2) return filter_->setShow(DataRowsFilter::Show::Uncertain);

@@ -14,6 +14,7 @@
 #include <QWidget>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "core/dataset/dataset_plan.h"
 #include "core/dataset/dataset_results.h"
@@ -95,6 +96,11 @@ class DataWindow : public QWidget {
     void showCharts();
     void updateFilterChoices();
     void applyFilter();
+    void addQuestionCharts(const core::dataset::QuestionTally& q);
+    // A reliability bin or a confusion cell clicked: the Rows tab shows those rows, under a
+    // "Chosen" entry of the filter box; `key` names what was clicked (clicking it again clears).
+    void chooseRows(std::set<std::size_t> rows, const QString& what, const QString& key);
+    void clearChosenRows();
     void showError(const QString& message);
     void updateActions();
 
@@ -124,6 +130,9 @@ class DataWindow : public QWidget {
     QTableView* table_ = nullptr;
     QWidget* charts_ = nullptr;
     QVBoxLayout* charts_layout_ = nullptr;
+    QWidget* rows_page_ = nullptr;
+    std::set<std::size_t> chosen_rows_;
+    QString chosen_key_;  // empty: no chart choice
 };
 
 }  // namespace ui

@@ -32,8 +32,10 @@
 #include <vector>
 
 #include "engine/cancel.h"
+#include "engine/model_plan.h"
 #include "engine/result.h"
 #include "engine/tokenizer.h"
+#include "model/memory_plan.h"
 #include "model/weights.h"
 #include "vision/image_preprocess.h"
 
@@ -225,6 +227,9 @@ Result<std::unique_ptr<ComputeBackend>> make_cuda_backend(
     bool nvfp4_fp4_inputs = false);
 // The CUDA backend's memory plan for `config`, in words (model::MemoryPlan::describe).
 std::string cuda_memory_plan(const model::ModelConfig& config);
+// The same plan as a value (engine/model_plan.h), and each device's free memory now.
+model::MemoryPlan cuda_plan(const model::ModelConfig& config);
+std::vector<DeviceMemory> cuda_device_memory();
 #endif
 
 }  // namespace engine::backend

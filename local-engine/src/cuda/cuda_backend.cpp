@@ -211,9 +211,29 @@ Result<std::unique_ptr<ComputeBackend>> make_cuda_backend(
 }
 
 std::string cuda_memory_plan(const model::ModelConfig& config) {
+    return cuda_plan(config).describe();
+}
+
+model::MemoryPlan cuda_plan(const model::ModelConfig& config) {
     const cuda::MemoryPlan plan =
         cuda::plan_memory(config, cuda::kDefaultPassTokens, cuda::kDefaultPassTokens);
-    return cuda::describe_plan(config, plan).describe();
+    return cuda::describe_plan(config, plan);
+}
+
+std::vector<DeviceMemory> cuda_device_memory() {
+    std::vector<DeviceMemory> out;
+    int count = 0, current = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || cudaGetDevice(&current) != cudaSuccess)
+        return out;
+    for (int d = 0; d < count; ++d) {
+        size_t free_b = 0, total_b = 0;
+        if (cudaSetDevice(d) != cudaSuccess || cudaMemGetInfo(&free_b, &total_b) != cudaSuccess)
+            continue;
+        out.push_back({"cuda:" + std::to_string(d), static_cast<uint64_t>(free_b),
+                       static_cast<uint64_t>(total_b)});
+    }
+    cudaSetDevice(current);
+    return out;
 }
 
 }  // namespace backend

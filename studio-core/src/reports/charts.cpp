@@ -32,7 +32,8 @@ ReportChart probability_chart(const QuestionBlock& q) {
     return c;
 }
 
-ReportChart reliability_chart(const eval::Ece& ece, std::string title) {
+ReportChart reliability_chart(const eval::Ece& ece, std::string title,
+                              const std::vector<ChartItem>& items) {
     ReportChart c;
     c.kind = ReportChart::Kind::Xy;
     c.title = title + " (ECE " + fixed(ece.ece, 3) + ", " + std::to_string(ece.n) + " items)";
@@ -51,10 +52,19 @@ ReportChart reliability_chart(const eval::Ece& ece, std::string title) {
             acc.point_labels.push_back("n=" + std::to_string(b.n));  // what each point is worth
         }
     c.series.push_back(std::move(acc));
+    for (const auto& b : ece.bins)
+        c.bins.push_back(
+            {fixed(b.lo, 1) + "\u2013" + fixed(b.hi, 1), b.lo, b.hi, b.accuracy, b.n, {}});
+    for (const auto& item : items) {
+        const auto at =
+            static_cast<size_t>(std::clamp(static_cast<int>(std::floor(10 * item.x)), 0, 9));
+        if (at < c.bins.size()) c.bins[at].items.push_back(item.id);
+    }
     return c;
 }
 
-ReportChart latency_chart(const std::vector<double>& latencies_s) {
+ReportChart latency_chart(const std::vector<double>& latencies_s,
+                          const std::vector<std::string>& items) {
     ReportChart c;
     c.kind = ReportChart::Kind::Xy;
     c.title = "Latency";
@@ -70,8 +80,18 @@ ReportChart latency_chart(const std::vector<double>& latencies_s) {
     constexpr int kBins = 16;
     const double width = (hi - lo) / kBins;
     std::vector<int> counts(kBins, 0);
-    for (double v : ms)
-        ++counts[static_cast<size_t>(std::clamp(static_cast<int>((v - lo) / width), 0, kBins - 1))];
+    const auto bin_of = [&](double v) {
+        return static_cast<size_t>(std::clamp(static_cast<int>((v - lo) / width), 0, kBins - 1));
+    };
+    for (double v : ms) ++counts[bin_of(v)];
+    for (int b = 0; b < kBins; ++b) {
+        const double from = lo + b * width, to = lo + (b + 1) * width;
+        const int n = counts[static_cast<size_t>(b)];
+        c.bins.push_back(
+            {fixed(from, 1) + "\u2013" + fixed(to, 1) + " ms", from, to, double(n), n, {}});
+    }
+    for (size_t i = 0; i < items.size() && i < latencies_s.size(); ++i)
+        c.bins[bin_of(latencies_s[i] * 1000.0)].items.push_back(items[i]);
     // A step outline, one flat segment per bin.
     ChartSeries hist{"items", true, {{lo, 0}}, {}};
     for (int b = 0; b < kBins; ++b) {
@@ -91,8 +111,8 @@ ReportChart latency_chart(const std::vector<double>& latencies_s) {
     return c;
 }
 
-ReportChart accuracy_chart(const std::map<std::string, eval::GroupStats>& groups,
-                           std::string title) {
+ReportChart accuracy_chart(const std::map<std::string, eval::GroupStats>& groups, std::string title,
+                           const std::map<std::string, std::vector<std::string>>& items) {
     ReportChart c;
     c.title = std::move(title);
     c.y_title = "% correct";
@@ -103,6 +123,10 @@ ReportChart accuracy_chart(const std::map<std::string, eval::GroupStats>& groups
     for (const auto& [key, g] : groups) {
         c.categories.push_back(key + " (" + std::to_string(g.n) + ")");
         set.values.push_back(g.accuracy * 100.0);
+        const double at = static_cast<double>(c.bins.size());
+        const auto found = items.find(key);
+        c.bins.push_back({key, at, at, g.accuracy * 100.0, g.n,
+                          found == items.end() ? std::vector<std::string>{} : found->second});
     }
     c.sets.push_back(std::move(set));
     return c;
@@ -174,6 +198,7 @@ ReportChart latency_per_item_chart(const std::vector<compare::ItemComparisonRow>
             if (!value) continue;
             const double ms = std::max(0.01, *value * 1000.0);
             series->points.emplace_back(x, ms);
+            c.bins.push_back({rows[i].id + " (" + series->name + ")", x, x, ms, 1, {rows[i].id}});
             lo = std::min(lo, ms);
             hi = std::max(hi, ms);
         }

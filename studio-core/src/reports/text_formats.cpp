@@ -1,5 +1,9 @@
 // The JSON and CSV formats: the data as it is, and one row per item and question.
 
+#include <iomanip>
+#include <locale>
+#include <sstream>
+
 #include "core/policy/json_input.h"
 #include "report_internal.h"
 
@@ -34,7 +38,45 @@ void csv_row(std::string& out, const std::vector<std::string>& fields) {
     out += "\r\n";
 }
 
+std::string number(double v) {
+    std::ostringstream out;
+    out.imbue(std::locale::classic());
+    out << std::setprecision(10) << v;
+    return out.str();
+}
+
 }  // namespace
+
+std::string chart_csv(const ReportChart& chart) {
+    std::string out;
+    if (chart.kind == ReportChart::Kind::Category) {
+        std::vector<std::string> head{"category"};
+        for (const auto& set : chart.sets) head.push_back(set.name);
+        csv_row(out, head);
+        for (size_t k = 0; k < chart.categories.size(); ++k) {
+            std::vector<std::string> row{chart.categories[k]};
+            for (const auto& set : chart.sets)
+                row.push_back(k < set.values.size() ? number(set.values[k]) : "");
+            csv_row(out, row);
+        }
+    } else {
+        csv_row(out, {"series", chart.x_title.empty() ? "x" : chart.x_title,
+                      chart.y_title.empty() ? "y" : chart.y_title});
+        for (const auto& series : chart.series)
+            for (const auto& [x, y] : series.points)
+                csv_row(out, {series.name, number(x), number(y)});
+    }
+    if (chart.bins.empty()) return out;
+    out += "\r\n";
+    csv_row(out, {"bin", "from", "to", "value", "count", "items"});
+    for (const auto& bin : chart.bins) {
+        std::string ids;
+        for (const auto& id : bin.items) ids += (ids.empty() ? "" : " ") + id;
+        csv_row(out, {bin.label, number(bin.lo), number(bin.hi), number(bin.value),
+                      std::to_string(bin.count), ids});
+    }
+    return out;
+}
 
 std::string to_csv(const Report& report) {
     // The byte-order mark makes spreadsheets read the file as UTF-8.

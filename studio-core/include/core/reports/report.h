@@ -86,6 +86,23 @@ struct ChartMark {
     double x = 0;  // an X value, or a fractional category index
     std::string label;
 };
+// One part of a chart a reader can point at: a category's bar, a histogram's or a reliability
+// diagram's bin, an item's point. The Studio's interactive charts show it on hover (its label,
+// value and count, and the items it holds) and filter their table to `items` on a click; the
+// files ignore it (their bytes do not depend on it).
+struct ChartBin {
+    std::string label;               // "0.8–0.9", "hard (41)", "120–135 ms", an item id
+    double lo = 0, hi = 0;           // the X range it covers; a category index (lo == hi) for bars
+    double value = 0;                // the bar's height, the bin's accuracy, the point's Y
+    int count = 0;                   // how many items the value stands for
+    std::vector<std::string> items;  // their ids (empty when the chart was built without them)
+};
+// An item placed on a chart's X axis: its confidence on a reliability diagram, its latency in
+// seconds on a latency histogram.
+struct ChartItem {
+    std::string id;
+    double x = 0;
+};
 struct ReportChart {
     enum class Kind { Category, Xy } kind = Kind::Category;
     std::string title;
@@ -109,6 +126,7 @@ struct ReportChart {
     double min = 0, max = 1;  // the value axis (Y; X of a horizontal chart)
     double x_min = 0, x_max = 1;
     std::vector<ChartMark> marks;
+    std::vector<ChartBin> bins;  // what hover and click find (see ChartBin)
 };
 
 // One question of a decision: every label's bar with its error bar, and the noise draws.
@@ -229,10 +247,16 @@ Report bench_report(const BenchInput& input);
 
 // The charts, built from the scored values (the same ones the Bench and Compare views chart).
 ReportChart probability_chart(const QuestionBlock& question);
-ReportChart reliability_chart(const eval::Ece& ece, std::string title);
-ReportChart latency_chart(const std::vector<double>& latencies_s);
-ReportChart accuracy_chart(const std::map<std::string, eval::GroupStats>& groups,
-                           std::string title);
+// `items` (optional): each item with its top-label confidence; a bin then lists the items whose
+// confidence falls in it (the ECE's rule: bin min(floor(10 c), 9)).
+ReportChart reliability_chart(const eval::Ece& ece, std::string title,
+                              const std::vector<ChartItem>& items = {});
+// `items` (optional): the ids beside `latencies_s`, one per latency.
+ReportChart latency_chart(const std::vector<double>& latencies_s,
+                          const std::vector<std::string>& items = {});
+// `items` (optional): each group's item ids.
+ReportChart accuracy_chart(const std::map<std::string, eval::GroupStats>& groups, std::string title,
+                           const std::map<std::string, std::vector<std::string>>& items = {});
 ReportChart axes_chart(const eval::Axes& axes);
 ReportChart leaderboard_chart(const eval::Leaderboard& board, std::optional<double> this_run);
 ReportChart latency_per_item_chart(const std::vector<compare::ItemComparisonRow>& rows);
@@ -240,6 +264,11 @@ ReportChart validity_chart(const compare::SuiteComparison& comparison);
 ReportChart mode_accuracy_chart(const compare::SuiteComparison& comparison);
 
 // ---- writing -------------------------------------------------------------------------------
+
+// A chart's data as CSV (RFC 4180, no byte-order mark): category charts one row per category
+// and a column per set; XY charts one row per point (series, x, y); then, when the chart has
+// bins, one row per bin (label, from, to, value, count, items separated by spaces).
+std::string chart_csv(const ReportChart& chart);
 
 std::string to_json_text(const Report& report);
 std::string to_csv(const Report& report);
