@@ -132,8 +132,11 @@ class DemoModel(torch.nn.Module):
             if cfg.is_sliding(i) or not cfg.k_eq_v:
                 p[q + "v_proj"] = normal(kvh * hd, H, fan_in=H)
             p[q + "o_proj"] = normal(H, cfg.num_heads * hd, fan_in=cfg.num_heads * hd)
-            p[q + "q_norm"] = ones(hd)
-            p[q + "k_norm"] = ones(hd)
+            # Attention has no 1/sqrt(d) scale (q and k are RMS-normed instead): norm weights of
+            # d^-1/4 start the q.k logits at unit variance, not d, so attention starts soft
+            # and learnable rather than nearly one-hot.
+            p[q + "q_norm"] = torch.nn.Parameter(torch.full((hd,), hd**-0.25))
+            p[q + "k_norm"] = torch.nn.Parameter(torch.full((hd,), hd**-0.25))
             p[q + "gate_proj"] = normal(I, H, fan_in=H)
             p[q + "up_proj"] = normal(I, H, fan_in=H)
             p[q + "down_proj"] = normal(H, I, fan_in=I)
