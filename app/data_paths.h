@@ -38,10 +38,10 @@ inline std::string data_path(const std::string& relative, const std::string& bui
 
 #ifdef DS_DEFAULT_MODEL_DIR
 // The local engine's model folder when none is given: the demo model (trained on synthetic data
-// for the shipped policies; installed only by packages built with DS_PACKAGE_TINY_MODEL=ON, with
-// the tokenizer it needs).
+// for the shipped policies) once its weights are in models/demo, else the tiny model (installed
+// only by packages built with DS_PACKAGE_TINY_MODEL=ON, with the tokenizer they need).
 inline std::string default_model_dir() {
-    return data_path("models/demo", DS_DEFAULT_MODEL_DIR);
+    return data_path(std::string("models/") + DS_DEFAULT_MODEL_NAME, DS_DEFAULT_MODEL_DIR);
 }
 #endif
 #ifdef DS_TOKENIZER_JSON

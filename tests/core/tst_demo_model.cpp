@@ -6,6 +6,7 @@
 //    not by the corpus generator) right on the CPU engine: at least 80% of each policy's answers,
 //    the hand-written aim;
 //  - it is the default: `dgem decide` without --model decides on it.
+// Skipped while models/demo holds no weights (the tiny model is the default then).
 #include <QProcess>
 #include <QtTest>
 #include <filesystem>
@@ -41,6 +42,10 @@ class TestDemoModel : public QObject {
 
   private slots:
     void initTestCase() {
+        // The weights land in models/demo once a training run meets the quality aims; until
+        // then the build has no demo model and this suite says so.
+        if (!std::filesystem::exists(std::string(DS_SOURCE_DIR) + "/models/demo/model.safetensors"))
+            QSKIP("no demo model in models/demo yet (train one with tools/demo_model/train.py)");
         engine::EngineOptions options;
         options.model_dir = DS_DEMO_MODEL_DIR;
         options.device = engine::Device::Cpu;
