@@ -239,15 +239,14 @@ Result<std::unique_ptr<Engine>> Engine::open(const EngineOptions& options) {
     if (!weights) return weights.error();
     const auto& config = weights.value()->config;
     const CpuChoice cpu = choose_cpu_precision(config, options);
-    // The exact path converts every weight at bind: read the pages first, with progress. Weights
-    // held as published are read in place by the passes; nothing is read ahead.
-    if (!cpu.native) {
-        const bool read = model::prefetch_weights(**weights, [&](uint64_t done, uint64_t total) {
-            report(LoadStage::Reading, total ? 0.95 * double(done) / double(total) : 0.95);
-            return !options.cancel.cancelled();
-        });
-        if (!read) return cancelled();
-    }
+    // The weights' pages mapped in bulk, with progress (a page fault each would cost the first
+    // decision several times a read of the file; weights held as published are then read in
+    // place, nothing is copied); the tokenizer after them.
+    const bool read = model::prefetch_weights(**weights, [&](uint64_t done, uint64_t total) {
+        report(LoadStage::Reading, total ? 0.95 * double(done) / double(total) : 0.95);
+        return !options.cancel.cancelled();
+    });
+    if (!read) return cancelled();
     auto defaults = model::load_generation_config(options.model_dir / "generation_config.json");
     if (!defaults) return defaults.error();
     const auto tokenizer_path = options.model_dir / "tokenizer.json";

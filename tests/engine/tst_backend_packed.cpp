@@ -16,6 +16,7 @@
 #include "cpu/weight_gemm.h"
 #include "engine/engine.h"
 #include "engine/tiny_model.h"
+#include "model/memory_plan.h"
 #include "model/quantized.h"
 #include "model/safetensors.h"
 #include "slot_read_bits.h"
@@ -273,6 +274,54 @@ class TestBackendPacked : public QObject {
         QVERIFY(same_bits(*ra, *rf));
     }
 
+    // The f32 path keeps its bits: FNV-1a hashes of every label log-probability and argmax of a
+    // fixed read, on tiny checkpoints (seed 3) of each dtype, as the engine before this change
+    // (main at f23f2ee) gave them on the CPU (the f32 products give the same bits on every
+    // instruction set, cpu/gemm_nt.h).
+    void f32PathKeepsItsBits() {
+        const std::pair<const char*, uint64_t> expected[] = {{"f32", 0x2c3bb2677e016f91ull},
+                                                             {"bf16", 0xda0fb93389b9a499ull},
+                                                             {"fp8", 0xfc5c9df0c853eb8cull},
+                                                             {"nvfp4", 0x6278aa87bddcaa2aull}};
+        for (const auto& [dtype, hash] : expected) {
+            const fs::path dir =
+                fs::path(tmp_.path().toStdString()) / (std::string("seed3-") + dtype);
+            engine::TinyModelOptions o;
+            o.out_dir = dir;
+            o.seed = 3;
+            o.dtype = dtype;
+            o.tokenizer_json = DS_TOKENIZER_JSON;
+            QVERIFY(engine::write_tiny_model(o).ok());
+            auto e = open(dir, engine::CpuPrecision::F32);
+            QVERIFY(e.ok());
+            engine::SlotReadRequest req;
+            for (int i = 0; i < 60; ++i) req.prompt_ids.push_back(TokenId(2 + 97 * i));
+            for (int r = 0; r < 3; ++r) {
+                engine::CanvasRow row;
+                for (int i = 0; i < 32; ++i)
+                    row.ids.push_back(TokenId((r * 7919 + i * 104729) % 262144));
+                std::vector<TokenId> many;
+                for (int i = 0; i < 500; ++i) many.push_back(TokenId(i * 331 + 7));
+                row.slot_specs = {{3, {4521, 3553, 107}}, {17, many}};
+                req.rows.push_back(row);
+            }
+            auto read = (*e)->read_slots(req, {});
+            QVERIFY(read.ok());
+            uint64_t h = 1469598103934665603ull;
+            for (const auto& row : read->rows)
+                for (const auto& slot : row) {
+                    for (float v : slot.label_logprobs) {
+                        uint32_t b;
+                        std::memcpy(&b, &v, 4);
+                        h = (h ^ b) * 1099511628211ull;
+                    }
+                    h = (h ^ uint32_t(slot.argmax_id)) * 1099511628211ull;
+                }
+            QVERIFY2(h == hash,
+                     qPrintable(QString("%1: %2").arg(dtype).arg(h, 16, 16, QChar('0'))));
+        }
+    }
+
     // A shard shorter than its header says is refused before any page of it is read, naming the
     // file and the numbers (no SIGBUS).
     void truncatedShardRefused() {
@@ -321,6 +370,32 @@ class TestBackendPacked : public QObject {
         QVERIFY2(msg.contains(QString::fromStdString(file.string())) && msg.contains("I16") &&
                      msg.contains("not supported"),
                  qPrintable(msg));
+    }
+
+    // The 26B-A4B plans as held on the CPU per format (the README's RAM table): the weights as
+    // the checkpoint stores them, f32 KV cache and workspace for 8192 tokens; bf16 fits a 64 GB
+    // machine and NVFP4 a 32 GB one, the f32 path neither.
+    void realModelPlans() {
+        auto c = m::load_config(fs::path(DS_SOURCE_DIR) /
+                                "scripts/gpu/diffusiongemma-26b-a4b.config.json");
+        QVERIFY2(c.ok(), c.ok() ? "" : c.error().message.c_str());
+        const uint64_t machine[] = {64'000'000'000ull, 48'000'000'000ull, 32'000'000'000ull};
+        const m::WeightFormat formats[] = {m::WeightFormat::BF16, m::WeightFormat::FP8,
+                                           m::WeightFormat::NVFP4};
+        for (int i = 0; i < 3; ++i) {
+            m::ModelConfig q = *c;
+            q.quantization.format = formats[i];
+            const m::MemoryPlan native = m::plan_cpu_memory(q, 8192, true);
+            const m::MemoryPlan f32 = m::plan_cpu_memory(q, 8192, false);
+            qInfo("%s", native.describe().c_str());
+            // No vision tower in this config: the weights are the checkpoint's bytes.
+            QCOMPARE(native.weights, m::checkpoint_bytes(q, formats[i]).total());
+            QCOMPARE(native.kv_cache, f32.kv_cache);
+            // Fits the machine of its row with 10% to spare; the f32 plan does not.
+            QVERIFY2(m::check_memory(native, machine[i] * 9 / 10, "m").ok(),
+                     native.describe().c_str());
+            QVERIFY(!m::check_memory(f32, machine[i], "m").ok());
+        }
     }
 
     // A model larger than the memory is refused with the plan (bytes as held per format) and

@@ -118,8 +118,10 @@ void gemm_native_portable(const float* x, int64_t ldx, const NativeMatrix& w, in
 #ifdef DS_WEIGHT_X86
 // GCC 12's AVX-512 headers leave the pass-through operand of their 256-bit extracts undefined on
 // purpose, and -Wuninitialized reports it at every inlined use.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #define DS_BF16_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")))
 
 // m rows of x (f32, stride ldx) as bf16 rows of `kp` values (zero-padded).
