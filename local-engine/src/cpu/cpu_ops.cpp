@@ -84,7 +84,9 @@ void matmul_nt(util::ThreadPool& pool, const float* x, int64_t n, const cpu::Wei
     const int64_t out = w.n(), in = w.k();
     if (n <= 0 || out <= 0) return;
     const int64_t threads = pool.size();
-    if (n >= 16 * threads) {
+    // Native weights split by output panels whatever n is: each panel is read (and an FP8/NVFP4
+    // one decoded) once, where a row split would do it once per row block.
+    if (n >= 16 * threads && !w.is_native()) {
         // Guided blocks of whole 12-row tiles, taken dynamically: each block is about
         // 1 / (2 * threads) of the rows still unassigned, so the first are large (each block
         // re-reads the weight panels) and the last are one tile, and a thread that ends up

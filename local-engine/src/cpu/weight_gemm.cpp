@@ -3,10 +3,11 @@
 // Layout of the work: the activations of the call are rounded to bf16 once, into a per-thread
 // buffer whose rows are padded with zeros to a multiple of 32. The outputs go by tiles of up to
 // kTileCols weight rows: a bf16 tile is read in place from the mapping; an FP8 or NVFP4 tile is
-// first decoded into a per-thread bf16 buffer (kTileCols rows, L1-sized for k up to ~3000), which
-// every row block of the call then reads. A register tile is up to 4 activation rows x 6 weight
-// rows (24 accumulators of 16 lanes); each accumulator takes VDPBF16PS over k in steps of 32 and
-// is summed across its lanes at the end, so an output's chain never depends on the tile.
+// first decoded into a per-thread bf16 buffer (a panel of kPanelCols rows, L2-sized for k up to
+// ~3000) once per call, which every row block of the call then reads. A register tile is up to 4
+// activation rows x 6 weight rows (24 accumulators of 16 lanes); each accumulator takes VDPBF16PS
+// over k in steps of 32 and is summed across its lanes at the end, so an output's chain never
+// depends on the tile.
 
 #include "cpu/weight_gemm.h"
 
@@ -27,11 +28,12 @@
 namespace engine::cpu {
 namespace {
 
-constexpr int kRowsMax = 4;        // activation rows of a register tile
-constexpr int kColsMax = 6;        // weight rows of a register tile
-constexpr int64_t kTileCols = 6;   // weight rows decoded at once
-constexpr int64_t kRowBlock = 96;  // activation rows kept hot in L2 per sweep of tiles
-constexpr int64_t kPad = 32;       // bf16 values per dot-product step
+constexpr int kRowsMax = 4;         // activation rows of a register tile
+constexpr int kColsMax = 6;         // weight rows of a register tile
+constexpr int64_t kTileCols = 6;    // weight rows of a register tile
+constexpr int64_t kPanelCols = 48;  // weight rows decoded at once (and a column split unit)
+constexpr int64_t kRowBlock = 96;   // activation rows kept hot in L2 per sweep of tiles
+constexpr int64_t kPad = 32;        // bf16 values per dot-product step
 
 int64_t padded(int64_t k) {
     return (k + kPad - 1) / kPad * kPad;
@@ -258,45 +260,45 @@ const TileBf16& tile_for(int mr, int nr) {
 }
 
 // Outputs [j0, j1) of one block's rows (all inside `b`), for activation rows [0, m) already in
-// bf16 (xb, stride kp).
+// bf16 (xb, stride kp). Panels of kPanelCols weight rows: an FP8/NVFP4 panel is decoded once
+// per call (into L2), then every row block runs against it tile by tile, so the weights are
+// decoded once whatever m is, and the activations are read once per panel.
 DS_BF16_TARGET void block_product_bf16(const uint16_t* xb, int64_t kp, int64_t m,
                                        const NativeBlock& b, int64_t k, int64_t j0, int64_t j1,
                                        float* y, int64_t ldy) {
     thread_local std::vector<uint16_t> decoded;
-    if (b.coding != WeightCoding::bf16) decoded.resize(static_cast<size_t>(kTileCols * kp));
-    for (int64_t i0 = 0; i0 < m; i0 += kRowBlock) {
-        const int64_t i1 = std::min(m, i0 + kRowBlock);
-        for (int64_t j = j0; j < j1; j += kTileCols) {
-            const int nr = static_cast<int>(std::min(kTileCols, j1 - j));
-            const int64_t r0 = j - b.first_row;
-            const uint16_t* rows[kColsMax];
-            float scale[kColsMax];
-            for (int r = 0; r < nr; ++r) {
-                switch (b.coding) {
-                    case WeightCoding::bf16:
-                        rows[r] = reinterpret_cast<const uint16_t*>(b.values) + (r0 + r) * k;
-                        scale[r] = 1.0f;
-                        break;
-                    case WeightCoding::fp8:
-                        decode_fp8_row_bf16(
-                            reinterpret_cast<const uint8_t*>(b.values) + (r0 + r) * k, k, kp,
-                            decoded.data() + r * kp);
-                        rows[r] = decoded.data() + r * kp;
-                        scale[r] = b.row_scales[static_cast<size_t>(r0 + r)];
-                        break;
-                    case WeightCoding::nvfp4:
-                        decode_nvfp4_row_bf16(
-                            reinterpret_cast<const uint8_t*>(b.values) + (r0 + r) * (k / 2),
-                            b.block_scales + (r0 + r) * (k / 16), k, kp, decoded.data() + r * kp);
-                        rows[r] = decoded.data() + r * kp;
-                        scale[r] = b.global_scale;
-                        break;
+    if (b.coding != WeightCoding::bf16) decoded.resize(static_cast<size_t>(kPanelCols * kp));
+    for (int64_t jp = j0; jp < j1; jp += kPanelCols) {
+        const int64_t jpe = std::min(j1, jp + kPanelCols);
+        for (int64_t j = jp; j < jpe; ++j) {
+            const int64_t r = j - b.first_row;
+            uint16_t* dst = decoded.data() + (j - jp) * kp;
+            if (b.coding == WeightCoding::fp8)
+                decode_fp8_row_bf16(reinterpret_cast<const uint8_t*>(b.values) + r * k, k, kp, dst);
+            else if (b.coding == WeightCoding::nvfp4)
+                decode_nvfp4_row_bf16(reinterpret_cast<const uint8_t*>(b.values) + r * (k / 2),
+                                      b.block_scales + r * (k / 16), k, kp, dst);
+        }
+        for (int64_t i0 = 0; i0 < m; i0 += kRowBlock) {
+            const int64_t i1 = std::min(m, i0 + kRowBlock);
+            for (int64_t j = jp; j < jpe; j += kTileCols) {
+                const int nr = static_cast<int>(std::min(kTileCols, jpe - j));
+                const uint16_t* rows[kColsMax];
+                float scale[kColsMax];
+                for (int t = 0; t < nr; ++t) {
+                    const int64_t r = j + t - b.first_row;
+                    // Decoded rows are padded to kp with zeros; mapped rows stop at k (masked).
+                    rows[t] = b.coding == WeightCoding::bf16
+                                  ? reinterpret_cast<const uint16_t*>(b.values) + r * k
+                                  : decoded.data() + (j + t - jp) * kp;
+                    scale[t] = b.coding == WeightCoding::fp8 ? b.row_scales[static_cast<size_t>(r)]
+                               : b.coding == WeightCoding::nvfp4 ? b.global_scale
+                                                                 : 1.0f;
                 }
-            }
-            // Decoded rows are padded to kp with zeros; mapped rows stop at k (masked loads).
-            for (int64_t i = i0; i < i1; i += kRowsMax) {
-                const int mr = static_cast<int>(std::min<int64_t>(kRowsMax, i1 - i));
-                tile_for(mr, nr)(xb + i * kp, kp, rows, k, y + i * ldy + (j - j0), ldy, scale);
+                for (int64_t i = i0; i < i1; i += kRowsMax) {
+                    const int mr = static_cast<int>(std::min<int64_t>(kRowsMax, i1 - i));
+                    tile_for(mr, nr)(xb + i * kp, kp, rows, k, y + i * ldy + (j - j0), ldy, scale);
+                }
             }
         }
     }
@@ -362,7 +364,7 @@ uint64_t NativeMatrix::borrowed_bytes() const {
 }
 
 int64_t WeightMatrix::width() const {
-    return is_native() ? kTileCols : f32.width;
+    return is_native() ? kPanelCols : f32.width;
 }
 
 bool bf16_dot_supported() {

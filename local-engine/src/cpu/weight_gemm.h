@@ -51,7 +51,8 @@ struct WeightMatrix {
     bool empty() const { return f32.empty() && native.n == 0; }
     int64_t n() const { return is_native() ? native.n : f32.n; }
     int64_t k() const { return is_native() ? native.k : f32.k; }
-    // Outputs per column split unit: a split of [0, n) at multiples of it costs no partial tile.
+    // Outputs per column split unit: a split of [0, n) at multiples of it costs no partial tile
+    // (native: a decoded panel).
     int64_t width() const;
 };
 
