@@ -57,10 +57,11 @@ void fill(ggml_tensor* t) {
         case GGML_TYPE_F16:
             for (size_t i = 0; i + 1 < n; i += 2) {
                 const uint64_t r = next_random();
-                const uint16_t v =
-                    t->type == GGML_TYPE_BF16
-                        ? uint16_t(((r & 1) << 15) | ((120 + (r >> 1) % 4) << 7) | ((r >> 8) & 0x7f))
-                        : uint16_t(((r & 1) << 15) | ((8 + (r >> 1) % 4) << 10) | ((r >> 8) & 0x3ff));
+                const uint16_t v = t->type == GGML_TYPE_BF16
+                                       ? uint16_t(((r & 1) << 15) | ((120 + (r >> 1) % 4) << 7) |
+                                                  ((r >> 8) & 0x7f))
+                                       : uint16_t(((r & 1) << 15) | ((8 + (r >> 1) % 4) << 10) |
+                                                  ((r >> 8) & 0x3ff));
                 std::memcpy(p + i, &v, 2);
             }
             return;
@@ -103,8 +104,7 @@ struct Types {
 Types types_for(const std::string& name) {
     if (name == "bf16") return {GGML_TYPE_BF16, GGML_TYPE_BF16, GGML_TYPE_BF16, GGML_TYPE_BF16};
     if (name == "q8_0") return {GGML_TYPE_Q8_0, GGML_TYPE_Q8_0, GGML_TYPE_BF16, GGML_TYPE_Q8_0};
-    if (name == "mxfp4")
-        return {GGML_TYPE_BF16, GGML_TYPE_MXFP4, GGML_TYPE_BF16, GGML_TYPE_MXFP4};
+    if (name == "mxfp4") return {GGML_TYPE_BF16, GGML_TYPE_MXFP4, GGML_TYPE_BF16, GGML_TYPE_MXFP4};
     std::fprintf(stderr, "layer_timer: --type bf16, q8_0 or mxfp4\n");
     std::exit(2);
 }
@@ -140,9 +140,9 @@ ggml_tensor* build(ggml_context* ctx, const Shape& s, const Layer& L, ggml_tenso
         L.wv ? ggml_reshape_3d(ctx, ggml_mul_mat(ctx, L.wv, h), s.hd, s.kv, T) : kraw;
     q = ggml_rope_ext(ctx, norm(ctx, q, s.hd), pos, nullptr, s.full ? s.hd / 4 : s.hd,
                       GGML_ROPE_TYPE_NEOX, 0, s.full ? 1e6f : 1e4f, 1, 0, 1, 0, 0);
-    ggml_tensor* k = ggml_rope_ext(ctx, norm(ctx, kraw, s.hd), pos, nullptr,
-                                   s.full ? s.hd / 4 : s.hd, GGML_ROPE_TYPE_NEOX, 0,
-                                   s.full ? 1e6f : 1e4f, 1, 0, 1, 0, 0);
+    ggml_tensor* k =
+        ggml_rope_ext(ctx, norm(ctx, kraw, s.hd), pos, nullptr, s.full ? s.hd / 4 : s.hd,
+                      GGML_ROPE_TYPE_NEOX, 0, s.full ? 1e6f : 1e4f, 1, 0, 1, 0, 0);
     ggml_tensor* v = ggml_rms_norm(ctx, vraw, 1e-6f);
     // The K/V as llama.cpp's cache holds them (f16), the cached positions first.
     k = ggml_cast(ctx, k, GGML_TYPE_F16);
@@ -151,9 +151,9 @@ ggml_tensor* build(ggml_context* ctx, const Shape& s, const Layer& L, ggml_tenso
         k = ggml_concat(ctx, cache_k, k, 2);
         v = ggml_concat(ctx, cache_v, v, 2);
     }
-    ggml_tensor* a = ggml_flash_attn_ext(ctx, ggml_permute(ctx, q, 0, 2, 1, 3),
-                                         ggml_permute(ctx, k, 0, 2, 1, 3),
-                                         ggml_permute(ctx, v, 0, 2, 1, 3), mask, 1.0f, 0, 0);
+    ggml_tensor* a =
+        ggml_flash_attn_ext(ctx, ggml_permute(ctx, q, 0, 2, 1, 3), ggml_permute(ctx, k, 0, 2, 1, 3),
+                            ggml_permute(ctx, v, 0, 2, 1, 3), mask, 1.0f, 0, 0);
     a = ggml_reshape_2d(ctx, a, s.hd * s.NH, T);
     ggml_tensor* x1 = ggml_add(ctx, x, norm(ctx, ggml_mul_mat(ctx, L.wo, a), s.H));
     // Dense MLP.
@@ -187,8 +187,7 @@ double time_graph(ggml_context* ctx, ggml_tensor* out, int threads, int repeat) 
     for (int r = 0; r < repeat; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
         ggml_graph_compute_with_ctx(ctx, gf, threads);
-        t.push_back(
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     return *std::min_element(t.begin(), t.end());  // the best run, as bench-cpu_weights
 }
@@ -244,21 +243,27 @@ int main(int argc, char** argv) {
     int threads = 2, prompt = 512, rows = 4, width = 32, repeat = 3;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i], v = argv[i + 1];
-        if (a == "--type") type = v;
-        else if (a == "--threads") threads = std::atoi(v.c_str());
-        else if (a == "--prompt") prompt = std::atoi(v.c_str());
-        else if (a == "--rows") rows = std::atoi(v.c_str());
-        else if (a == "--width") width = std::atoi(v.c_str());
-        else if (a == "--repeat") repeat = std::atoi(v.c_str());
+        if (a == "--type")
+            type = v;
+        else if (a == "--threads")
+            threads = std::atoi(v.c_str());
+        else if (a == "--prompt")
+            prompt = std::atoi(v.c_str());
+        else if (a == "--rows")
+            rows = std::atoi(v.c_str());
+        else if (a == "--width")
+            width = std::atoi(v.c_str());
+        else if (a == "--repeat")
+            repeat = std::atoi(v.c_str());
     }
     ggml_cpu_init();
     const Types t = types_for(type);
     const auto sliding = time_layer(false, t, threads, prompt, rows, width, repeat);
     const auto full = time_layer(true, t, threads, prompt, rows, width, repeat);
-    std::printf("ggml: avx512_bf16 %d; sliding layer prompt %.1f ms canvas %.1f ms; full layer "
-                "prompt %.1f ms canvas %.1f ms\n",
-                ggml_cpu_has_avx512_bf16(), sliding.first, sliding.second, full.first,
-                full.second);
+    std::printf(
+        "ggml: avx512_bf16 %d; sliding layer prompt %.1f ms canvas %.1f ms; full layer "
+        "prompt %.1f ms canvas %.1f ms\n",
+        ggml_cpu_has_avx512_bf16(), sliding.first, sliding.second, full.first, full.second);
     std::printf("RESULT type=%s threads=%d prompt_ms_per_layer=%.2f canvas_ms_per_layer=%.2f\n",
                 type.c_str(), threads, (sliding.first + full.first) / 2,
                 (sliding.second + full.second) / 2);
