@@ -16,6 +16,11 @@ std::vector<cli::OptionSpec> local_engine_options() {
          "NVFP4 checkpoints on a GPU with FP4 tensor cores (RTX 50xx, RTX PRO Blackwell): bf16 "
          "(default: the weights' inputs stay bf16) or fp4 (quantised to NVFP4 per token, on the "
          "FP4 tensor cores: faster, less exact)"},
+        {"cpu-precision", 0, "MODE",
+         "how the CPU holds the weights: f32 (every weight converted to f32: the exact path, 4 "
+         "bytes a parameter), bf16 (as published, bf16/FP8/NVFP4 read in place from the file, "
+         "bf16 products: probabilities within 2e-2) or auto (default: f32 when it fits the "
+         "memory, else bf16)"},
         {"prefix-cache-mb", 0, "MB",
          "memory for encoded prompts that later reads beginning with them reuse (default: 256 on "
          "the CPU, 0 on CUDA; 0: off)"},
@@ -60,6 +65,10 @@ engine::Result<core::LocalEngineSpec> local_engine_spec(const cli::Args& args) {
     if (inputs != "bf16" && inputs != "fp4")
         return engine::bad_input("--nvfp4-inputs " + inputs + ": accepted: bf16 or fp4");
     spec.nvfp4_fp4_inputs = inputs == "fp4";
+    spec.cpu_precision = args.get("cpu-precision", "auto");
+    if (!engine::parse_cpu_precision(spec.cpu_precision))
+        return engine::bad_input("--cpu-precision " + spec.cpu_precision +
+                                 ": accepted: auto, f32 or bf16");
     if (auto mb = args.find("prefix-cache-mb")) {
         try {
             size_t used = 0;

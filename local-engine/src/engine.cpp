@@ -149,6 +149,24 @@ class LocalEngine : public Engine {
 
 }  // namespace
 
+const char* cpu_precision_name(CpuPrecision precision) {
+    switch (precision) {
+        case CpuPrecision::F32:
+            return "f32";
+        case CpuPrecision::Bf16:
+            return "bf16";
+        case CpuPrecision::Auto:
+            break;
+    }
+    return "auto";
+}
+
+std::optional<CpuPrecision> parse_cpu_precision(std::string_view text) {
+    for (CpuPrecision p : {CpuPrecision::Auto, CpuPrecision::F32, CpuPrecision::Bf16})
+        if (text == cpu_precision_name(p)) return p;
+    return std::nullopt;
+}
+
 std::string_view to_string(LoadStage stage) {
     switch (stage) {
         case LoadStage::Reading:
@@ -162,6 +180,34 @@ std::string_view to_string(LoadStage stage) {
 }
 
 namespace {
+// The CPU backend's precision and its memory plan (EngineOptions::cpu_precision).
+struct CpuChoice {
+    bool native = false;
+    model::MemoryPlan plan;
+    uint64_t available = 0;  // bytes the plan is checked against (0: unknown)
+};
+
+// Host memory a model may use: the option's limit, else MemAvailable less a margin for the rest
+// of the process and the system (1 GiB, or 5% of it when that is more).
+uint64_t usable_host_memory(const EngineOptions& options) {
+    if (options.memory_limit_bytes) return options.memory_limit_bytes;
+    const uint64_t available = model::available_host_memory();
+    const uint64_t margin = std::max<uint64_t>(uint64_t{1} << 30, available / 20);
+    return available > margin ? available - margin : (available ? 1 : 0);
+}
+
+CpuChoice choose_cpu_precision(const model::ModelConfig& config, const EngineOptions& options) {
+    const int tokens = std::min(config.max_position_embeddings, 8192);
+    CpuChoice c;
+    c.available = usable_host_memory(options);
+    const model::MemoryPlan f32 = model::plan_cpu_memory(config, tokens, false);
+    c.native = options.cpu_precision == CpuPrecision::Bf16 ||
+               (options.cpu_precision == CpuPrecision::Auto && c.available != 0 &&
+                f32.total() > c.available);
+    c.plan = c.native ? model::plan_cpu_memory(config, tokens, true) : f32;
+    return c;
+}
+
 // One short read through every layer: the thread pool, BLAS and the caches are set up before
 // the first decision, which then runs at full speed.
 Result<void> warm_up(Engine& engine, const CancelToken& cancel) {
@@ -192,7 +238,11 @@ Result<std::unique_ptr<Engine>> Engine::open(const EngineOptions& options) {
     report(LoadStage::Reading, 0);
     auto weights = model::load_model_weights(options.model_dir);
     if (!weights) return weights.error();
-    // The weights' pages into memory, with progress; the tokenizer after them.
+    const auto& config = weights.value()->config;
+    const CpuChoice cpu = choose_cpu_precision(config, options);
+    // The weights' pages mapped in bulk, with progress (a page fault each would cost the first
+    // decision several times a read of the file; weights held as published are then read in
+    // place, nothing is copied); the tokenizer after them.
     const bool read = model::prefetch_weights(**weights, [&](uint64_t done, uint64_t total) {
         report(LoadStage::Reading, total ? 0.95 * double(done) / double(total) : 0.95);
         return !options.cancel.cancelled();
@@ -223,19 +273,14 @@ Result<std::unique_ptr<Engine>> Engine::open(const EngineOptions& options) {
         report(LoadStage::Binding, fraction);
         return !options.cancel.cancelled();
     };
-    // The CPU backend holds every weight as f32 (quantised ones dequantised at bind): refuse a
-    // model that cannot fit before binding it.
-    const auto& config = weights.value()->config;
-    const model::MemoryPlan cpu_plan =
-        model::plan_cpu_memory(config, std::min(config.max_position_embeddings, 8192));
+    // Refuse a model that cannot fit before binding it.
     const auto make_cpu = [&]() -> Result<std::unique_ptr<backend::ComputeBackend>> {
-        const uint64_t available = options.memory_limit_bytes ? options.memory_limit_bytes
-                                                              : model::available_host_memory();
-        if (auto fits = model::check_memory(cpu_plan, available, options.model_dir.string()); !fits)
+        if (auto fits = model::check_memory(cpu.plan, cpu.available, options.model_dir.string());
+            !fits)
             return fits.error();
-        return backend::make_cpu_backend(weights.value(), options.threads, bound);
+        return backend::make_cpu_backend(weights.value(), options.threads, bound, cpu.native);
     };
-    std::string plan_text = cpu_plan.describe();
+    std::string plan_text = cpu.plan.describe();
     Result<std::unique_ptr<backend::ComputeBackend>> backend = engine_error("no backend selected");
 #ifdef DS_HAVE_CUDA
     if (options.device != Device::Cpu && cuda_available()) {

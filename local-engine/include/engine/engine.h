@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +62,11 @@ struct SchedulerStats {
     PrefixCacheStats prefix_cache;
 };
 
+enum class CpuPrecision { Auto, F32, Bf16 };
+// "auto", "f32", "bf16"; parse: nullopt for anything else.
+const char* cpu_precision_name(CpuPrecision precision);
+std::optional<CpuPrecision> parse_cpu_precision(std::string_view text);
+
 struct EngineOptions {
     std::filesystem::path model_dir;
     Device device = Device::Auto;  // Auto: CUDA when a GPU is present, else CPU
@@ -79,6 +85,13 @@ struct EngineOptions {
     // format's W4A4 arithmetic, as vLLM runs it on Blackwell: faster, less exact); false (the
     // default) keeps them in bf16, as on every other GPU. No effect elsewhere.
     bool nvfp4_fp4_inputs = false;
+    // How the CPU backend holds the weights (no effect on CUDA). F32: every weight converted to
+    // f32 at open (quantised ones dequantised), the exact path: 4 bytes a parameter. Bf16: the
+    // weights as the checkpoint publishes them (bf16, FP8, NVFP4), read in place from the
+    // read-only mapping and multiplied on bf16 dot-product instructions where the CPU has them
+    // (slot probabilities within 2e-2 of F32, tested per format). Auto: F32 when its memory plan
+    // fits, else Bf16.
+    CpuPrecision cpu_precision = CpuPrecision::Auto;
     BatchSettings batching;
     // Bytes of encoded prompts the slot reads keep for later reads that begin with them
     // (PrefixCacheStats). -1: the device's default, 256 MiB of host memory on the CPU and none

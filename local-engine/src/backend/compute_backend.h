@@ -213,11 +213,13 @@ class ComputeBackend {
     }
 };
 
-// The CPU backend (OpenBLAS + a thread pool). threads <= 0: all hardware threads. `bound`
+// The CPU backend (our kernels + a thread pool). threads <= 0: all hardware threads. `bound`
 // after each layer's weights are bound, with the fraction done; false from it cancels.
+// `native`: the weights as published (bf16, FP8, NVFP4 read in place from the mapping,
+// cpu/weight_gemm.h); false: every weight as f32 (the exact path).
 Result<std::unique_ptr<ComputeBackend>> make_cpu_backend(
     std::shared_ptr<const model::ModelWeights> weights, int threads,
-    const std::function<bool(double)>& bound = {});
+    const std::function<bool(double)>& bound = {}, bool native = false);
 
 #ifdef DS_HAVE_CUDA
 // The CUDA backend (defined under src/cuda/); device 0. memory_limit_bytes (0: none) caps the

@@ -13,9 +13,12 @@
 #include <limits>
 #include <mutex>
 #include <numeric>
+#include <optional>
 
 #include "cpu/gemm_nt.h"
 #include "cpu/kernels.h"
+#include "cpu/native_weights.h"
+#include "cpu/weight_gemm.h"
 #include "model/quantized.h"
 #include "util/thread_pool.h"
 
@@ -37,9 +40,10 @@ struct CpuLayer {
     int rope_group = 0;  // index of this layer's inv_freq in CpuOps::rope_freqs_
     const float *in_ln, *post_attn_ln, *pre_ff_ln, *post_ff_ln, *pre_ff_ln2, *post_ff_ln1,
         *post_ff_ln2;
-    // The matrices, packed once for gemm_nt (wv empty on K=V layers); experts one per expert.
-    cpu::PackedMatrix wq, wk, wv, wo, gate, up, down, router;
-    std::vector<cpu::PackedMatrix> gate_up, edown;
+    // The matrices, packed once for gemm_nt or held as published (cpu/weight_gemm.h); wv empty
+    // on K=V layers; experts one per expert.
+    cpu::WeightMatrix wq, wk, wv, wo, gate, up, down, router;
+    std::vector<cpu::WeightMatrix> gate_up, edown;
     const float *q_norm, *k_norm, *router_scale, *per_expert_scale;
 };
 
@@ -75,12 +79,14 @@ float* thread_scratch(int slot, size_t n) {
 // y[n, out] = x[n, in] @ w[out, in]^T, spread over the pool (rows when there are many, else
 // panels of output columns). gemm_nt gives every row the same bits whatever the split or n, so
 // a request's rows compute alike alone and inside a cross-request batch.
-void matmul_nt(util::ThreadPool& pool, const float* x, int64_t n, const cpu::PackedMatrix& w,
+void matmul_nt(util::ThreadPool& pool, const float* x, int64_t n, const cpu::WeightMatrix& w,
                float* y) {
-    const int64_t out = w.n;
+    const int64_t out = w.n(), in = w.k();
     if (n <= 0 || out <= 0) return;
     const int64_t threads = pool.size();
-    if (n >= 16 * threads) {
+    // Native weights split by output panels whatever n is: each panel is read (and an FP8/NVFP4
+    // one decoded) once, where a row split would do it once per row block.
+    if (n >= 16 * threads && !w.is_native()) {
         // Guided blocks of whole 12-row tiles, taken dynamically: each block is about
         // 1 / (2 * threads) of the rows still unassigned, so the first are large (each block
         // re-reads the weight panels) and the last are one tile, and a thread that ends up
@@ -98,16 +104,16 @@ void matmul_nt(util::ThreadPool& pool, const float* x, int64_t n, const cpu::Pac
         pool.parallel_for(static_cast<int64_t>(bounds.size()) - 1, [&](int64_t bi) {
             const int64_t b = bounds[static_cast<size_t>(bi)],
                           e = std::min(n, bounds[static_cast<size_t>(bi) + 1]);
-            cpu::gemm_nt_packed(x + b * w.k, w.k, w, 0, out, y + b * out, out, e - b);
+            cpu::gemm_weight(x + b * in, in, w, 0, out, y + b * out, out, e - b);
         });
     } else {
-        const int64_t width = std::max<int64_t>(1, w.width);
+        const int64_t width = std::max<int64_t>(1, w.width());
         const int64_t panels = (out + width - 1) / width;
         pool.parallel_chunks(
             panels,
             [&](int64_t b, int64_t e) {
                 const int64_t j0 = b * width, j1 = std::min(out, e * width);
-                cpu::gemm_nt_packed(x, w.k, w, j0, j1, y + j0, out, n);
+                cpu::gemm_weight(x, in, w, j0, j1, y + j0, out, n);
             },
             std::max<int64_t>(1, 64 / width));
     }
@@ -121,19 +127,23 @@ void reserve_at_least(std::vector<T>& v, size_t n) {
 
 class CpuOps final : public ops::Ops {
   public:
-    CpuOps(std::shared_ptr<const ModelWeights> weights, int threads)
-        : w_(std::move(weights)), c_(w_->config), pool_(threads) {
-        embed_ = f32(w_->embed_tokens);
-        head_ = w_->lm_head.data == w_->embed_tokens.data ? embed_ : f32(w_->lm_head);
-        // The readout's products sweep the whole head for a handful of rows, where packing its
-        // panels on every call cost as much as the products; packed once it costs memory
-        // (vocab x hidden floats beside the row-major copy the embedding lookups read).
-        head_packed_ = cpu::pack_matrix(head_, c_.vocab_size, c_.hidden_size);
+    CpuOps(std::shared_ptr<const ModelWeights> weights, int threads, bool native)
+        : w_(std::move(weights)), c_(w_->config), pool_(threads), native_(native) {
+        const bool tied = w_->lm_head.data == w_->embed_tokens.data;
+        if (native_) bind_native_embeddings(tied);
+        if (!embed_native_) {
+            embed_ = f32(w_->embed_tokens);
+            head_ = tied ? embed_ : f32(w_->lm_head);
+            // The readout's products sweep the whole head for a handful of rows, where packing
+            // its panels on every call cost as much as the products; packed once it costs memory
+            // (vocab x hidden floats beside the row-major copy the embedding lookups read).
+            head_w_.f32 = cpu::pack_matrix(head_, c_.vocab_size, c_.hidden_size);
+        }
         final_norm_ = f32(w_->final_norm);
         sc_pre_ = f32(w_->self_conditioning.pre_norm);
-        sc_gate_ = packed(w_->self_conditioning.gate_proj);
-        sc_up_ = packed(w_->self_conditioning.up_proj);
-        sc_down_ = packed(w_->self_conditioning.down_proj);
+        sc_gate_ = weight(w_->self_conditioning.gate_proj);
+        sc_up_ = weight(w_->self_conditioning.up_proj);
+        sc_down_ = weight(w_->self_conditioning.down_proj);
     }
 
     // Converts every layer's weights (f32 views in place, the rest converted); `step` after each
@@ -152,20 +162,20 @@ class CpuOps final : public ops::Ops {
             L.pre_ff_ln2 = f32(s.pre_feedforward_layernorm_2);
             L.post_ff_ln1 = f32(s.post_feedforward_layernorm_1);
             L.post_ff_ln2 = f32(s.post_feedforward_layernorm_2);
-            L.wq = packed(s.q_proj);
-            L.wk = packed(s.k_proj);
-            if (!s.v_proj.empty()) L.wv = packed(s.v_proj);
-            L.wo = packed(s.o_proj);
+            L.wq = weight(s.q_proj);
+            L.wk = weight(s.k_proj);
+            if (!s.v_proj.empty()) L.wv = weight(s.v_proj);
+            L.wo = weight(s.o_proj);
             L.q_norm = f32(s.q_norm);
             L.k_norm = f32(s.k_norm);
-            L.gate = packed(s.mlp_gate);
-            L.up = packed(s.mlp_up);
-            L.down = packed(s.mlp_down);
-            L.router = packed(s.router_proj);
+            L.gate = weight(s.mlp_gate);
+            L.up = weight(s.mlp_up);
+            L.down = weight(s.mlp_down);
+            L.router = weight(s.router_proj);
             L.router_scale = f32(s.router_scale);
             L.per_expert_scale = f32(s.router_per_expert_scale);
-            L.gate_up = packed_experts(s.experts_gate_up);
-            L.edown = packed_experts(s.experts_down);
+            L.gate_up = weight_experts(s.experts_gate_up);
+            L.edown = weight_experts(s.experts_down);
             layers_.push_back(std::move(L));
             if (step && !step(double(l + 1) / c_.num_layers)) return false;
         }
@@ -275,8 +285,13 @@ class CpuOps final : public ops::Ops {
         const int64_t H = c_.hidden_size;
         float* x = row(out, 0);
         pool_.parallel_rows(static_cast<int64_t>(ids.size()), [&](int64_t t) {
-            const float* e = embed_ + static_cast<int64_t>(ids[static_cast<size_t>(t)]) * H;
-            cpu::mul_scale(e, nullptr, scale, &x[t * H], H);
+            const int64_t id = static_cast<int64_t>(ids[static_cast<size_t>(t)]);
+            if (embed_native_) {  // the row's values, exact in f32, then the same scaling
+                cpu::native_row_to_float(*embed_native_, id, &x[t * H]);
+                cpu::mul_scale(&x[t * H], nullptr, scale, &x[t * H], H);
+                return;
+            }
+            cpu::mul_scale(embed_ + id * H, nullptr, scale, &x[t * H], H);
         });
     }
 
@@ -315,8 +330,15 @@ class CpuOps final : public ops::Ops {
                 pool_.parallel_chunks(strips, [&](int64_t sb, int64_t se) {
                     const int64_t c0 = sb * kStrip, nc = std::min(H, se * kStrip) - c0;
                     float* part = thread_scratch(1, static_cast<size_t>(n * nc));
-                    cpu::gemm_nn(p + v0, V, embed_ + v0 * H + c0, H, part, nc, n, nc,
-                                 std::min(kSlice, V - v0), false);
+                    const int64_t rows = std::min(kSlice, V - v0);
+                    if (embed_native_) {  // the slice's strip decoded: the same values
+                        float* e = thread_scratch(2, static_cast<size_t>(rows * nc));
+                        cpu::native_block_to_float(*embed_native_, v0, rows, c0, nc, e);
+                        cpu::gemm_nn(p + v0, V, e, nc, part, nc, n, nc, rows, false);
+                    } else {
+                        cpu::gemm_nn(p + v0, V, embed_ + v0 * H + c0, H, part, nc, n, nc, rows,
+                                     false);
+                    }
                     for (int64_t i = 0; i < n; ++i)
                         cpu::add_inplace(&o[i * H + c0], &part[i * nc], nc);
                 });
@@ -519,9 +541,9 @@ class CpuOps final : public ops::Ops {
         const int64_t I = c_.intermediate_size, N = in.count;
         const bool dense = w == ops::Mlp::dense;
         const CpuLayer* L = dense ? &layers_[static_cast<size_t>(layer)] : nullptr;
-        const cpu::PackedMatrix& gate = dense ? L->gate : sc_gate_;
-        const cpu::PackedMatrix& up = dense ? L->up : sc_up_;
-        const cpu::PackedMatrix& down = dense ? L->down : sc_down_;
+        const cpu::WeightMatrix& gate = dense ? L->gate : sc_gate_;
+        const cpu::WeightMatrix& up = dense ? L->up : sc_up_;
+        const cpu::WeightMatrix& down = dense ? L->down : sc_down_;
         float* g = g_.data();
         float* u = u_.data();
         matmul_nt(pool_, row(in, 0), N, gate, g);
@@ -590,16 +612,16 @@ class CpuOps final : public ops::Ops {
                 const int64_t token = m[job.begin + i] / K;
                 std::memcpy(&in[i * H], &n2[token * H], static_cast<size_t>(H) * sizeof(float));
             }
-            const cpu::PackedMatrix& wgu = L.gate_up[static_cast<size_t>(job.expert)];
-            const cpu::PackedMatrix& wd = L.edown[static_cast<size_t>(job.expert)];
+            const cpu::WeightMatrix& wgu = L.gate_up[static_cast<size_t>(job.expert)];
+            const cpu::WeightMatrix& wd = L.edown[static_cast<size_t>(job.expert)];
             // gemm_nt: a token's expert output must not depend on which other tokens (of this
             // request or of others in the batch) chose the same expert.
-            cpu::gemm_nt_packed(in, H, wgu, 0, 2 * MI, gu, 2 * MI, n);
+            cpu::gemm_weight(in, H, wgu, 0, 2 * MI, gu, 2 * MI, n);
             // gelu(gate) * up into each row's gate half, which the down projection then reads
             // in place (row stride 2 * MI).
             for (int64_t i = 0; i < n; ++i)
                 cpu::gelu_mul(&gu[i * 2 * MI], &gu[i * 2 * MI + MI], MI);
-            cpu::gemm_nt_packed(gu, 2 * MI, wd, 0, H, y, H, n);
+            cpu::gemm_weight(gu, 2 * MI, wd, 0, H, y, H, n);
             for (int64_t i = 0; i < n; ++i) {
                 const int64_t slot = m[job.begin + i];
                 cpu::mul_scale(&y[i * H], nullptr, top_w_[slot], &slot_out_[slot * H], H);
@@ -635,7 +657,7 @@ class CpuOps final : public ops::Ops {
         const int64_t chunk = 4096;
         pool_.parallel_for((V + chunk - 1) / chunk, [&](int64_t ci) {
             const int64_t b = ci * chunk, e = std::min(V, b + chunk);
-            cpu::gemm_nt_packed(h.data(), H, head_packed_, b, e, out.data() + b, V, N);
+            cpu::gemm_weight(h.data(), H, head_w_, b, e, out.data() + b, V, N);
             for (int64_t t = 0; t < N; ++t)
                 cpu::softcap_inplace(out.data() + t * V + b, e - b, cap);
         });
@@ -667,7 +689,7 @@ class CpuOps final : public ops::Ops {
             const int64_t b = ci * chunk, e = std::min(V, b + chunk), n = e - b;
             float* Lg = thread_scratch(0, static_cast<size_t>(Q * n));
             // gemm_nt: a query's logits do not depend on how many others share the sweep.
-            cpu::gemm_nt_packed(h.data(), H, head_packed_, b, e, Lg, n, Q);
+            cpu::gemm_weight(h.data(), H, head_w_, b, e, Lg, n, Q);
             for (int64_t i = 0; i < Q; ++i) {
                 float* r = &Lg[i * n];
                 cpu::softcap_inplace(r, n, cap);
@@ -695,7 +717,7 @@ class CpuOps final : public ops::Ops {
             r.argmax = arg;
             r.max_logit = m;
             for (TokenId id : queries[static_cast<size_t>(i)].ids) {
-                const float* e = head_ + static_cast<int64_t>(id) * H;
+                const float* e = head_row(id);
                 float dot = 0;
                 for (int64_t d = 0; d < H; ++d) dot += h[i * H + d] * e[d];
                 cpu::softcap_inplace(&dot, 1, cap);
@@ -805,21 +827,62 @@ class CpuOps final : public ops::Ops {
         return fn(tmp.data());
     }
 
-    // A 2-D weight [n][k] packed for gemm_nt; converted through a temporary when it is not f32
-    // (the packed copy is the only one kept).
-    cpu::PackedMatrix packed(const TensorView& t) {
-        return with_f32(
+    // A 2-D weight [n][k]: held as published when native_ and its storage allows, else packed
+    // for gemm_nt (converted through a temporary when it is not f32; the packed copy is the
+    // only one kept).
+    cpu::WeightMatrix weight(const TensorView& t) {
+        cpu::WeightMatrix m;
+        if (native_)
+            if (auto v = cpu::native_rows(t, 0, t.shape[0], t.shape[1])) {
+                m.native = std::move(*v);
+                return m;
+            }
+        m.f32 = with_f32(
             t, [&](const float* w) { return cpu::pack_matrix(w, t.shape[0], t.shape[1]); });
+        return m;
     }
 
-    // A 3-D expert weight [E][n][k]: one packed matrix per expert.
-    std::vector<cpu::PackedMatrix> packed_experts(const TensorView& t) {
-        return with_f32(t, [&](const float* w) {
-            const int64_t E = t.shape[0], n = t.shape[1], k = t.shape[2];
-            std::vector<cpu::PackedMatrix> out;
-            for (int64_t e = 0; e < E; ++e) out.push_back(cpu::pack_matrix(w + e * n * k, n, k));
-            return out;
+    // A 3-D expert weight [E][n][k]: one matrix per expert.
+    std::vector<cpu::WeightMatrix> weight_experts(const TensorView& t) {
+        const int64_t E = t.shape[0], n = t.shape[1], k = t.shape[2];
+        std::vector<cpu::WeightMatrix> out(static_cast<size_t>(E));
+        bool all_native = native_;
+        for (int64_t e = 0; e < E && all_native; ++e) {
+            auto v = cpu::native_rows(t, e * n, n, k);
+            if (!v)
+                all_native = false;
+            else
+                out[static_cast<size_t>(e)].native = std::move(*v);
+        }
+        if (all_native) return out;
+        with_f32(t, [&](const float* w) {
+            for (int64_t e = 0; e < E; ++e)
+                out[static_cast<size_t>(e)] = {cpu::pack_matrix(w + e * n * k, n, k), {}};
         });
+        return out;
+    }
+
+    // The embedding (and the head when tied or stored alike) held as published: bf16 rows read
+    // in place by the lookups and the readout's products. Left unset when the storage is not
+    // bf16 (the f32 path then holds them).
+    void bind_native_embeddings(bool tied) {
+        const TensorView& e = w_->embed_tokens;
+        auto emb = cpu::native_rows(e, 0, c_.vocab_size, c_.hidden_size);
+        if (!emb) return;
+        std::optional<cpu::NativeMatrix> head =
+            tied ? emb : cpu::native_rows(w_->lm_head, 0, c_.vocab_size, c_.hidden_size);
+        if (!head) return;
+        embed_native_ = std::move(emb);
+        head_w_.native = std::move(*head);
+    }
+
+    // Row `id` of the head as f32 (a pointer into the f32 copy, or decoded into a scratch row).
+    const float* head_row(TokenId id) {
+        const int64_t H = c_.hidden_size;
+        if (!head_w_.is_native()) return head_ + static_cast<int64_t>(id) * H;
+        head_row_.resize(static_cast<size_t>(H));
+        cpu::native_row_to_float(head_w_.native, id, head_row_.data());
+        return head_row_.data();
     }
 
     std::shared_ptr<const ModelWeights> w_;
@@ -827,10 +890,13 @@ class CpuOps final : public ops::Ops {
     util::ThreadPool pool_;
     std::vector<std::unique_ptr<std::vector<float>>> owned_;
     std::vector<CpuLayer> layers_;
+    bool native_ = false;  // weights as published (EngineOptions::cpu_precision)
     const float *embed_ = nullptr, *head_ = nullptr, *final_norm_ = nullptr;
-    cpu::PackedMatrix head_packed_;
+    std::optional<cpu::NativeMatrix> embed_native_;
+    cpu::WeightMatrix head_w_;
+    std::vector<float> head_row_;
     const float* sc_pre_ = nullptr;
-    cpu::PackedMatrix sc_gate_, sc_up_, sc_down_;
+    cpu::WeightMatrix sc_gate_, sc_up_, sc_down_;
     std::vector<std::vector<float>> rope_freqs_;  // distinct inv_freq vectors of the layers
 
     // The workspace: sized by begin_pass, kept between passes.
@@ -847,8 +913,9 @@ class CpuOps final : public ops::Ops {
 }  // namespace
 
 std::unique_ptr<ops::Ops> make_cpu_ops(std::shared_ptr<const model::ModelWeights> weights,
-                                       int threads, const std::function<bool(double)>& bound) {
-    auto ops = std::make_unique<CpuOps>(std::move(weights), threads);
+                                       int threads, const std::function<bool(double)>& bound,
+                                       bool native) {
+    auto ops = std::make_unique<CpuOps>(std::move(weights), threads, native);
     if (!ops->bind_layers(bound)) return nullptr;
     return ops;
 }

@@ -98,13 +98,19 @@ std::string MemoryPlan::describe() const {
     return s.str();
 }
 
-MemoryPlan plan_cpu_memory(const ModelConfig& c, int cache_tokens) {
+MemoryPlan plan_cpu_memory(const ModelConfig& c, int cache_tokens, bool native) {
     MemoryPlan p;
     p.where = "host memory";
     p.format = c.quantization.format;
     p.checkpoint = checkpoint_bytes(c, p.format).total();
-    p.weights = checkpoint_parameters(c) * 4;
-    p.held_as = p.format == WeightFormat::BF16 ? "f32" : "f32 (dequantised)";
+    if (native) {
+        const uint64_t vision = vision_parameters(c.vision, static_cast<uint64_t>(c.hidden_size));
+        p.weights = p.checkpoint + vision * 2;  // the vision tower's bf16 bytes, then as f32
+        p.held_as = std::string(weight_format_name(p.format)) + " as published (mapped)";
+    } else {
+        p.weights = checkpoint_parameters(c) * 4;
+        p.held_as = p.format == WeightFormat::BF16 ? "f32" : "f32 (dequantised)";
+    }
     p.cache_tokens = cache_tokens;
     const uint64_t T = static_cast<uint64_t>(cache_tokens);
     for (int l = 0; l < c.num_layers; ++l)

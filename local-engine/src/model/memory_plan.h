@@ -40,8 +40,11 @@ struct MemoryPlan {
     std::string describe() const;
 };
 
-// The CPU backend's plan: every weight as f32 (dequantised at bind), f32 KV cache.
-MemoryPlan plan_cpu_memory(const ModelConfig& config, int cache_tokens);
+// The CPU backend's plan, f32 KV cache. `native` false: every weight as f32 (dequantised at
+// bind). `native` true: the text weights as the checkpoint stores them (bf16, or FP8 / NVFP4
+// packed with their scales; read in place from the mapping, pages shared with other processes
+// mapping the same files) and the vision tower as f32 (converted when an image is first read).
+MemoryPlan plan_cpu_memory(const ModelConfig& config, int cache_tokens, bool native = false);
 // Refuses a plan larger than `available` bytes: "<path>: the model does not fit: <plan>, but
 // only X GB is available (...)".
 Result<void> check_memory(const MemoryPlan& plan, uint64_t available, const std::string& model);

@@ -1,9 +1,16 @@
 // Reading mapped weights ahead of use (see prefetch.h).
 #include "model/prefetch.h"
 
+#include <sys/mman.h>
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22  // Linux 5.14; older kernels answer EINVAL
+#endif
+
 #include "model/quantized.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 #include <utility>
 #include <vector>
@@ -72,19 +79,25 @@ bool prefetch_weights(const ModelWeights& weights,
     const auto all = ranges(weights);
     uint64_t total = 0, done = 0;
     for (const auto& r : all) total += r.second;
-    // One byte per page faults the page in; the sum keeps the reads from being optimised away.
+    // Blocks of the mapping's pages are mapped in one call each (MADV_POPULATE_READ, Linux 5.14:
+    // the page-cache pages themselves, no copy), an order of magnitude cheaper than a fault per
+    // page where faults are dear (measured on a virtual machine: 1.5 GB in 0.1 s against 1.6 s).
+    // Where the kernel has no such call, one byte per page faults the page in; the sum keeps the
+    // reads from being optimised away.
     unsigned sum = 0;
-    size_t since_step = 0;
+    bool populate = true;
     for (const auto& [data, size] : all) {
-        for (size_t off = 0; off < size; off += kPage) {
-            sum += static_cast<unsigned>(data[off]);
-            const size_t n = std::min(kPage, size - off);
+        for (size_t off = 0; off < size; off += kBlock) {
+            const size_t n = std::min(kBlock, size - off);
+            const auto first = reinterpret_cast<uintptr_t>(data + off) / kPage * kPage;
+            const auto last = reinterpret_cast<uintptr_t>(data + off + n);
+            if (populate &&
+                ::madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_READ) != 0)
+                populate = false;
+            if (!populate)
+                for (size_t p = 0; p < n; p += kPage) sum += static_cast<unsigned>(data[off + p]);
             done += n;
-            since_step += n;
-            if (since_step >= kBlock) {
-                since_step = 0;
-                if (step && !step(done, total)) return false;
-            }
+            if (step && !step(done, total)) return false;
         }
     }
     g_prefetch_sink = sum;

@@ -25,6 +25,8 @@ engine::EngineOptions engine_options(const LocalEngineSpec& spec) {
     }
     options.threads = spec.threads;
     options.nvfp4_fp4_inputs = spec.nvfp4_fp4_inputs;
+    options.cpu_precision =
+        engine::parse_cpu_precision(spec.cpu_precision).value_or(engine::CpuPrecision::Auto);
     options.prefix_cache_bytes = spec.prefix_cache_bytes;
     options.warm_up = spec.warm_up;
     return options;

@@ -27,8 +27,11 @@ enum class EngineDevice { Auto, Cpu, Cuda };  // Auto: CUDA when a GPU is presen
 struct LocalEngineSpec {
     std::filesystem::path model_dir;
     EngineDevice device = EngineDevice::Auto;
-    int threads = 0;                  // 0: all hardware threads
-    bool nvfp4_fp4_inputs = false;    // engine::EngineOptions::nvfp4_fp4_inputs
+    int threads = 0;                // 0: all hardware threads
+    bool nvfp4_fp4_inputs = false;  // engine::EngineOptions::nvfp4_fp4_inputs
+    // engine::EngineOptions::cpu_precision by name: "auto", "f32" (exact) or "bf16" (the
+    // weights as published, read in place); anything else keeps auto.
+    std::string cpu_precision = "auto";
     int64_t prefix_cache_bytes = -1;  // -1: the device's default; 0: off
     bool warm_up = false;             // one pass before the backend is handed out
 };
