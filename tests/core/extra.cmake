@@ -102,3 +102,11 @@ if(TARGET core_tst_network)
   add_dependencies(core_tst_network dgem)
   set_tests_properties(core_tst_network PROPERTIES TIMEOUT 900)
 endif()
+
+# Issue 39: the temperature key vs --temperature through a real dgem serve, dgem calibrate, and
+# the stage-2 cascade with a real dgem serve as the judge.
+if(TARGET core_tst_calibration)
+  add_dependencies(core_tst_calibration dgem)
+  set_tests_properties(core_tst_calibration PROPERTIES TIMEOUT 1800
+                       ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=1200000")
+endif()
