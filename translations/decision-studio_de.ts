@@ -2015,6 +2015,58 @@
         <source>Select a choice question to import options into.</source>
         <translation>Wählen Sie eine Auswahlfrage, in die die Optionen importiert werden sollen.</translation>
     </message>
+    <message>
+        <source>&amp;Temperature</source>
+        <translation>&amp;Temperatur</translation>
+    </message>
+    <message>
+        <source>1 (none)</source>
+        <translation>1 (keine)</translation>
+    </message>
+    <message>
+        <source>Divides every read&apos;s label log-probabilities before the softmax: above 1 flattens overconfident answers. One number, or one per question type as {&quot;noul&quot;: T, &quot;choice&quot;: T, &quot;score&quot;: T}. Fit it with dgem calibrate.</source>
+        <translation>Teilt die Label-Log-Wahrscheinlichkeiten jeder Lesung vor dem Softmax: über 1 glättet übersichere Antworten. Eine Zahl oder eine pro Fragetyp als {"noul": T, "choice": T, "score": T}. Mit dgem calibrate anpassen.</translation>
+    </message>
+    <message>
+        <source>Stage-2 &amp;cascade</source>
+        <translation>Stufe-2-&amp;Kaskade</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>entropy</source>
+        <translation>Entropie</translation>
+    </message>
+    <message>
+        <source>on miss</source>
+        <translation>bei Fehler</translation>
+    </message>
+    <message>
+        <source> nats</source>
+        <translation> nats</translation>
+    </message>
+    <message>
+        <source>Questions whose entropy reaches this go to the stage-2 judge (ln 2 = 0.693 is a coin flip).</source>
+        <translation>Fragen, deren Entropie diesen Wert erreicht, gehen an den Stufe-2-Richter (ln 2 = 0,693 ist ein Münzwurf).</translation>
+    </message>
+    <message>
+        <source>Temperature: %1 is neither a number nor a JSON object</source>
+        <translation>Temperatur: %1 ist weder eine Zahl noch ein JSON-Objekt</translation>
+    </message>
+    <message>
+        <source>Edit temperature</source>
+        <translation>Temperatur bearbeiten</translation>
+    </message>
+    <message>
+        <source>Edit cascade mode</source>
+        <translation>Kaskadenmodus bearbeiten</translation>
+    </message>
+    <message>
+        <source>Edit cascade threshold</source>
+        <translation>Kaskadenschwelle bearbeiten</translation>
+    </message>
 </context>
 <context>
     <name>ui::PolicyLibrary</name>

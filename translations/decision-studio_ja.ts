@@ -2001,6 +2001,58 @@
         <source>Select a choice question to import options into.</source>
         <translation>選択肢をインポートする選択式の質問を選んでください。</translation>
     </message>
+    <message>
+        <source>&amp;Temperature</source>
+        <translation>温度(&amp;T)</translation>
+    </message>
+    <message>
+        <source>1 (none)</source>
+        <translation>1 (なし)</translation>
+    </message>
+    <message>
+        <source>Divides every read&apos;s label log-probabilities before the softmax: above 1 flattens overconfident answers. One number, or one per question type as {&quot;noul&quot;: T, &quot;choice&quot;: T, &quot;score&quot;: T}. Fit it with dgem calibrate.</source>
+        <translation>各読み取りのラベル対数確率をソフトマックスの前にこの値で割ります。1 より大きいと過信した回答を平らにします。1 つの数値、または質問タイプごとに {"noul": T, "choice": T, "score": T} の形で指定します。dgem calibrate で当てはめます。</translation>
+    </message>
+    <message>
+        <source>Stage-2 &amp;cascade</source>
+        <translation>第 2 段カスケード(&amp;C)</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>オフ</translation>
+    </message>
+    <message>
+        <source>entropy</source>
+        <translation>エントロピー</translation>
+    </message>
+    <message>
+        <source>on miss</source>
+        <translation>誤答時</translation>
+    </message>
+    <message>
+        <source> nats</source>
+        <translation> nats</translation>
+    </message>
+    <message>
+        <source>Questions whose entropy reaches this go to the stage-2 judge (ln 2 = 0.693 is a coin flip).</source>
+        <translation>エントロピーがこの値に達した質問は第 2 段の判定者に送られます (ln 2 = 0.693 はコイン投げ相当)。</translation>
+    </message>
+    <message>
+        <source>Temperature: %1 is neither a number nor a JSON object</source>
+        <translation>温度: %1 は数値でも JSON オブジェクトでもありません</translation>
+    </message>
+    <message>
+        <source>Edit temperature</source>
+        <translation>温度を編集</translation>
+    </message>
+    <message>
+        <source>Edit cascade mode</source>
+        <translation>カスケードモードを編集</translation>
+    </message>
+    <message>
+        <source>Edit cascade threshold</source>
+        <translation>カスケードしきい値を編集</translation>
+    </message>
 </context>
 <context>
     <name>ui::PolicyLibrary</name>

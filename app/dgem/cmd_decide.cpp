@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "backend_factory.h"
+#include "cascade_flags.h"
 #include "cli.h"
+#include "core/decide/cascade.h"
 #include "core/decide/read_stats.h"
 #include "core/wire/decision_json.h"
 #include "decision_input.h"
@@ -145,23 +147,22 @@ void print_table(const core::Decision& d, std::ostream& out) {
             << (d.thought->closed ? "" : ", budget used up") << "): " << d.thought->text << "\n";
 }
 
-// --temperature T: a finite number above 0.
-engine::Result<std::optional<double>> temperature_flag(const cli::Args& args) {
-    auto t = args.find("temperature");
-    if (!t) return std::optional<double>();
-    double value = 0;
-    try {
-        size_t used = 0;
-        value = std::stod(*t, &used);
-        if (used != t->size()) throw std::invalid_argument("");
-    } catch (const std::exception&) {
-        value = std::nan("");
+// One line per escalated question on stderr (stdout stays the answer): what each stage said.
+void report_cascade(const core::Decision& d, std::ostream& out) {
+    const auto& c = *d.diagnostics.cascade;
+    out << "cascade " << core::to_string(c.mode) << " (threshold " << c.threshold << " nats, judge "
+        << c.judge << "): " << c.escalated << " escalated, " << c.replaced
+        << " answered by stage 2\n";
+    for (const auto& q : d.questions) {
+        if (!q.escalation || !q.escalation->escalated) continue;
+        const auto& e = *q.escalation;
+        out << "  " << q.id << ": stage 1 "
+            << (e.stage1_winner >= 0 ? q.labels[static_cast<size_t>(e.stage1_winner)] : "-")
+            << " (entropy " << cli::fixed(e.stage1_entropy, 3) << "), stage 2 "
+            << (e.stage2_winner ? q.labels[static_cast<size_t>(*e.stage2_winner)] : "-") << " in "
+            << cli::fixed(e.stage2_ms, 0) << " ms" << (e.stage2_error.empty() ? "" : ": ")
+            << e.stage2_error << "\n";
     }
-    if (!std::isfinite(value) || value <= 0)
-        return engine::bad_input("--temperature " + *t +
-                                 ": accepted: a number above 0 (1 leaves the probabilities as "
-                                 "they are, above 1 flattens them, below 1 sharpens them)");
-    return std::optional<double>(value);
 }
 
 int run_decide(const cli::Args& args) {
@@ -174,10 +175,18 @@ int run_decide(const cli::Args& args) {
             "with -o FILE)");
     if (args.has("json") && format != "json")
         return cli::fail_bad_input("--json is -f json; it cannot go with -f " + format);
-    auto temperature = temperature_flag(args);
-    if (!temperature) return cli::fail(temperature.error());
     auto input = dgem::load_decision_input(args);
     if (!input) return cli::fail(input.error());
+    // The flags override the policy's temperature and cascade keys; the executor applies the
+    // temperature (here for the local engine, on the server for a remote one).
+    if (auto ok = dgem::apply_calibration_flags(args, input->schema); !ok)
+        return cli::fail(ok.error());
+    if (input->schema.cascade.mode == core::CascadeMode::OnMiss)
+        return cli::fail_bad_input(
+            "cascade_mode on_miss escalates the questions a labelled run missed; a single "
+            "decision has no expected answers: use --cascade-mode entropy");
+    auto judge = dgem::make_judge(args, input->schema);
+    if (!judge) return cli::fail(judge.error());
     auto target = dgem::report_target(args);
     if (!target) return cli::fail(target.error());
     auto backend = dgem::make_backend(args);
@@ -191,8 +200,12 @@ int run_decide(const cli::Args& args) {
     engine::CancelToken cancel;
     auto decision = (*backend)->decide(request, {}, cancel);
     if (!decision) return cli::fail(decision.error());
-    // Post-hoc, on this side of the wire: the same for the local engine and every server.
-    if (*temperature) core::apply_temperature(*decision, **temperature);
+    if (*judge) {
+        core::CascadeOptions cascade;
+        cascade.settings = request.schema.cascade;
+        core::run_cascade(*decision, request, **judge, cascade, cancel);
+        report_cascade(*decision, std::cerr);
+    }
 
     const core::Decision& d = *decision;
     nlohmann::json answers = core::answers_json(d, core::AnswerForm::Chat);
@@ -211,8 +224,6 @@ int run_decide(const cli::Args& args) {
     const bool stats = args.has("stats");
     if (format == "json") {
         nlohmann::json out = core::decision_json(d, core::AnswerForm::Chat);
-        // Recorded whether the diagnostics are a server's (patched) or made here.
-        if (*temperature) out["diagnostics"]["temperature"] = **temperature;
         std::cout << out.dump(2) << "\n";
         if (stats) print_stats(d, std::cerr);  // stdout stays one JSON document
     } else {
@@ -233,16 +244,15 @@ DGEM_COMMAND(decide) {
     options.push_back({"format", 'f', "FORMAT",
                        "stdout: table (default) or json ({\"answers\", \"diagnostics\"})"});
     options.push_back({"json", 0, "", "the same as -f json"});
-    options.push_back({"temperature", 0, "T",
-                       "post-hoc temperature above 0: every read's label log-probabilities / T "
-                       "before the softmax and the statistics (T > 1 flattens overconfidence)"});
+    for (auto& o : dgem::calibration_options()) options.push_back(o);
     for (auto& o : dgem::report_options("the decision")) options.push_back(o);
     return cli::CommandSpec{
         "decide",
         "one structured decision from a policy template",
         "dgem decide [--local [--model DIR] | -u URL] (-t FILE [-v key=value ... | -d FILE] | "
         "--schema FILE [--state JSON|FILE]) [--samples N|auto] [--seed N] [--layout L] "
-        "[--temperature T] [-f table|json] [--stats] [-o REPORT [--report-format F]]",
+        "[--temperature T] [--cascade-mode entropy --cascade-threshold NATS --cascade-url URL] "
+        "[-f table|json] [--stats] [-o REPORT [--report-format F]]",
         "Renders the policy (or takes --schema as it is, with --state or the variables as the\n"
         "state), reads every question's slot in one decoder pass per read group and prints a\n"
         "table: QUESTION, TYPE, VALUE/CHOICE, CONFIDENCE, STDERR and AGREEMENT (the last two\n"
@@ -251,7 +261,11 @@ DGEM_COMMAND(decide) {
         "--stats adds a table of probabilities, hesitation (entropy / ln |labels|: Clear <\n"
         "16%, Somewhat unsure to 50%, Very unsure above), error bars and timings (on stderr\n"
         "with -f json). --temperature T divides every read's label log-probabilities by T\n"
-        "before the statistics, here, for the local engine and servers alike. -o writes a\n"
+        "before the statistics (it overrides the policy's \"temperature\" key; the decide\n"
+        "module applies it, locally or on the server). --cascade-mode entropy asks a stage-2\n"
+        "judge (--cascade-url, an OpenAI-compatible chat endpoint) each question whose entropy\n"
+        "reaches --cascade-threshold, and its answer replaces stage 1's (diagnostics.cascade\n"
+        "says per question what each stage answered and how long it took). -o writes a\n"
         "report (HTML, PDF, CSV or JSON, from the extension or --report-format): the policy,\n"
         "variables, endpoint, canvas, every label's bar and error bar, the noise draws and\n"
         "the timings. -f/--format is what stdout shows; --report-format is the report's.",

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "backend_factory.h"
+#include "cascade_flags.h"
 #include "cli.h"
 #include "core/mcp/mcp_server.h"
 #include "mcp_stdio.h"
@@ -159,6 +160,14 @@ int run_mcp(const cli::Args& args) {
     core::mcp::ServerOptions options;
     options.version = DS_VERSION;
     options.catalog = std::move(*catalog);
+    if (args.has("cascade-url")) {
+        core::Schema on;  // only the judge's settings: mode on, the flag's URL
+        on.cascade.mode = core::CascadeMode::Entropy;
+        on.cascade.endpoint = args.get("cascade-url");
+        auto judge = dgem::make_judge(args, on);
+        if (!judge) return cli::fail(judge.error());
+        options.cascade_judge = std::shared_ptr<core::Backend>(std::move(*judge));
+    }
     std::unique_ptr<core::mcp::Server> server;
     std::thread warm;
     const int code = dgem::pump_mcp_stdio(
@@ -193,6 +202,13 @@ DGEM_COMMAND(mcp) {
     options.push_back({"templates", 0, "DIR",
                        "a folder of .json.tmpl policies (origin dir; as dgem serve --templates)",
                        true});
+    options.push_back({"cascade-url", 0, "URL",
+                       "the stage-2 judge of the decide tools' cascade_mode argument (an "
+                       "OpenAI-compatible chat endpoint)"});
+    options.push_back({"cascade-model", 0, "NAME", "the judge's model"});
+    options.push_back({"cascade-token-env", 0, "VAR",
+                       "environment variable holding the judge's token (default "
+                       "DGEM_CASCADE_TOKEN)"});
     options.push_back({"remote", 0, "URL",
                        "bridge stdin/stdout to a remote MCP server over Streamable HTTP (e.g. "
                        "http://host:8080/mcp of dgem serve); -k/DGEM_TOKEN and DGEM_SERVER_KEY "

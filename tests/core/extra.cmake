@@ -107,3 +107,11 @@ endif()
 if(TARGET core_tst_models)
   add_dependencies(core_tst_models dgem)
 endif()
+
+# Issue 39: the temperature key vs --temperature through a real dgem serve, dgem calibrate, and
+# the stage-2 cascade with a real dgem serve as the judge.
+if(TARGET core_tst_calibration)
+  add_dependencies(core_tst_calibration dgem)
+  set_tests_properties(core_tst_calibration PROPERTIES TIMEOUT 1800
+                       ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=1200000")
+endif()

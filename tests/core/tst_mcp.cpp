@@ -560,8 +560,9 @@ class TestMcp : public QObject {
             "questions needs at least 1 item");
         expect_tool_error(call_tool("decide_custom_questions",
                                     {{"context", "c"}, {"questions", {q}}, {"bogus", 1}}),
-                          "bogus is not a known argument; accepted: context, instructions, "
-                          "questions, samples, seed");
+                          "bogus is not a known argument; accepted: cascade_mode, "
+                          "cascade_threshold, context, instructions, questions, samples, seed, "
+                          "temperature");
         json maybe = q;
         maybe["type"] = "maybe";
         expect_tool_error(
@@ -611,6 +612,29 @@ class TestMcp : public QObject {
                           "broken.json.tmpl:1:");
         expect_tool_error(call_tool("get_health", {{"verbose", true}}),
                           "verbose is not a known argument; accepted: none");
+        expect_still_serving();
+    }
+
+    // Issue 39: the decide tools' temperature argument reaches the executor (recorded in the
+    // diagnostics, the answers rescaled), a bad one is refused naming it, and a cascade without
+    // a stage-2 judge is refused saying so.
+    void temperatureAndCascadeArguments() {
+        json q = {{"id", "ok"}, {"type", "boolean"}, {"question", "Is the reply acceptable?"}};
+        const json plain =
+            call_tool("decide_custom_questions", {{"context", "fine"}, {"questions", {q}}});
+        const json hot = call_tool("decide_custom_questions",
+                                   {{"context", "fine"}, {"questions", {q}}, {"temperature", 3}});
+        QVERIFY2(hot["isError"] == false, hot.dump().c_str());
+        QCOMPARE(hot["structuredContent"]["diagnostics"]["temperature"], json(3.0));
+        QVERIFY(hot["structuredContent"]["answers"]["ok"]["confidence"].get<double>() <
+                plain["structuredContent"]["answers"]["ok"]["confidence"].get<double>());
+        expect_tool_error(call_tool("decide_custom_questions",
+                                    {{"context", "c"}, {"questions", {q}}, {"temperature", 0}}),
+                          "temperature");
+        expect_tool_error(
+            call_tool("decide_custom_questions",
+                      {{"context", "c"}, {"questions", {q}}, {"cascade_mode", "entropy"}}),
+            "no stage-2 judge");
         expect_still_serving();
     }
 

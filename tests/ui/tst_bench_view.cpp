@@ -116,7 +116,14 @@ class TestBenchView : public QObject {
         QVERIFY(score.public_estimate.has_value());  // every axis present: on the leaderboard
 
         const std::vector<ReportChart> charts = w.charts();
-        QCOMPARE(charts.size(), size_t(6));
+        QCOMPARE(charts.size(), size_t(7));
+        // The stage-2 escalation curve (issue 39): from nothing escalated to every question.
+        const ReportChart* escalation = chartTitled(charts, "Escalation curve");
+        QVERIFY(escalation);
+        const auto* curve = seriesNamed(*escalation, "accuracy");
+        QVERIFY(curve && curve->points.size() >= 2);
+        QCOMPARE(curve->points.front().first, 0.0);
+        QCOMPARE(curve->points.back().first, 100.0);
         // Reliability: one point per non-empty bin, at (mean confidence, accuracy).
         const ReportChart* rel = chartTitled(charts, "Reliability");
         QVERIFY(rel);
@@ -176,7 +183,7 @@ class TestBenchView : public QObject {
         QVERIFY(sameAsReport(charts, *report));
         // Shown by one ChartWidget each, holding that value (tooltip: its title).
         const QList<ui::ChartWidget*> widgets = w.findChildren<ui::ChartWidget*>();
-        QCOMPARE(widgets.size(), 6);
+        QCOMPARE(widgets.size(), 7);
         for (const ui::ChartWidget* widget : widgets) {
             const ReportChart* shown = chartTitled(charts, widget->chart().title);
             QVERIFY(shown);
@@ -266,7 +273,7 @@ class TestBenchView : public QObject {
         QCOMPARE(again.runScore()->public_estimate.has_value(), score.public_estimate.has_value());
         if (score.public_estimate)
             QCOMPARE(*again.runScore()->public_estimate, *score.public_estimate);
-        QCOMPARE(again.charts().size(), size_t(6));
+        QCOMPARE(again.charts().size(), size_t(7));
         for (size_t c = 0; c < charts.size(); ++c)
             QCOMPARE(again.charts()[c].title, charts[c].title);
 

@@ -1,16 +1,20 @@
 // The policy editor: form edits reach the source and source edits reach the form, all on one
 // undo stack; errors are placed in the source. Uses the shipped support_triage template and the
 // real template renderer and schema parser.
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QTableView>
 #include <QTemporaryDir>
-#include <QToolButton>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QToolButton>
 #include <QUndoStack>
 
 #include "core/policy/policy_source_edit.h"
@@ -132,6 +136,49 @@ class PolicyEditorTest : public QObject {
         // Redo brings the rename back.
         doc.undoStack()->redo();
         QCOMPARE(doc.schema()->questions[1].id, std::string("queue"));
+    }
+
+    // Issue 39: the form's calibration row writes "temperature" and the cascade keys into the
+    // schema (one undo step each); a bad temperature is refused naming the field, the source
+    // untouched.
+    void calibrationRowEditsTheSchema() {
+        PolicyDocument doc;
+        load(doc);
+        ui::PolicyForm form(&doc);
+        form.temperatureEdit()->setText(QStringLiteral("1.5"));
+        QVERIFY(form.commitTemperature().isEmpty());
+        QVERIFY2(doc.source().contains(QStringLiteral("\"temperature\": 1.5")),
+                 qPrintable(doc.source()));
+        QVERIFY2(doc.valid(), qPrintable(doc.firstError()));
+        QCOMPARE(doc.schema()->temperature.for_type(core::QuestionType::Choice), 1.5);
+        form.temperatureEdit()->setText(QStringLiteral("{\"noul\": 2, \"score\": 0.5}"));
+        QVERIFY(form.commitTemperature().isEmpty());
+        QCOMPARE(doc.schema()->temperature.for_type(core::QuestionType::Noul), 2.0);
+        QCOMPARE(doc.schema()->temperature.for_type(core::QuestionType::Score), 0.5);
+        const QString before = doc.source();
+        for (const char* bad : {"0", "-2", "warm", "{\"yesno\": 2}"}) {
+            form.temperatureEdit()->setText(QString::fromUtf8(bad));
+            const QString error = form.commitTemperature();
+            QVERIFY2(error.contains(QStringLiteral("emperature")), qPrintable(error));
+            QCOMPARE(doc.source(), before);
+        }
+        form.cascadeThresholdBox()->setValue(0.4);
+        form.cascadeModeBox()->setCurrentIndex(1);  // entropy
+        Q_EMIT form.cascadeModeBox()->activated(1);
+        QVERIFY(doc.source().contains(QStringLiteral("\"cascade_mode\": \"entropy\"")));
+        QCOMPARE(doc.schema()->cascade.mode, core::CascadeMode::Entropy);
+        QCOMPARE(doc.schema()->cascade.threshold, 0.4);
+        QCOMPARE(form.cascadeModeBox()->currentIndex(), 1);  // the form shows what it wrote
+        // The calibration row offscreen, for a person to look at.
+        form.resize(900, 420);
+        const QImage shot = form.grab().toImage();
+        QVERIFY(shot.width() >= 900 && shot.height() >= 420);
+        QDir().mkpath(QStringLiteral(DS_BINARY_DIR "/screenshots"));
+        QVERIFY(
+            shot.save(QStringLiteral(DS_BINARY_DIR "/screenshots/policy-form-calibration.png")));
+        // Each edit is one step: undo takes the cascade edits, then the temperatures, away.
+        while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
+        QCOMPARE(doc.source(), original_);
     }
 
     void addRemoveAndReorder() {

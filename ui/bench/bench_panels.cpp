@@ -21,6 +21,7 @@
 
 #include "core/evaluation/eval_runner.h"
 #include "core/evaluation/eval_table.h"
+#include "core/reports/escalation_chart.h"
 #include "ui/bench/bench_items_model.h"
 #include "ui/bench/bench_window.h"
 #include "ui/bench/comparison_items_model.h"
@@ -332,6 +333,9 @@ void BenchChartsPage::showResult(const core::eval::BenchResult& result,
         made.push_back(report::accuracy_chart(
             s.by_domain, BenchWindow::tr("Accuracy by domain").toStdString(), by_family));
     }
+    // The stage-2 escalation curve of a labelled run (the report's, from the same values).
+    if (auto e = report::bench_escalation_chart(result.suite, result.run.records))
+        made.push_back(std::move(*e));
     setCharts(std::move(made), wide);
 }
 

@@ -123,6 +123,13 @@ bool PolicyDocument::setInstructions(const QString& instructions) {
     return applySource(QString::fromStdString(*edited), tr("Edit instructions"));
 }
 
+bool PolicyDocument::setSchemaMember(const std::string& key, const std::string& json_text,
+                                     const QString& what) {
+    auto edited = core::replace_schema_member(source().toStdString(), key, json_text);
+    if (!edited || *edited == source().toStdString()) return false;
+    return applySource(QString::fromStdString(*edited), what);
+}
+
 bool PolicyDocument::setQuestions(const std::vector<core::Question>& questions,
                                   const QString& what) {
     if (!questions_editable_) return false;

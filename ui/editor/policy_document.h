@@ -51,6 +51,9 @@ class PolicyDocument : public QObject {
     // Form edits: each becomes one undoable step in the source.
     bool setInstructions(const QString& instructions);
     bool setQuestions(const std::vector<core::Question>& questions, const QString& what);
+    // One schema member ("temperature", "cascade_mode", "cascade_threshold") set to JSON text
+    // (core::replace_schema_member): one undoable step; false when the source refuses it.
+    bool setSchemaMember(const std::string& key, const std::string& json_text, const QString& what);
     bool instructionsEditable() const { return instructions_editable_; }
     bool questionsEditable() const { return questions_editable_; }
 

@@ -4,9 +4,12 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -15,7 +18,10 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <nlohmann/json.hpp>
+
 #include "core/policy/option_import.h"
+#include "core/policy/schema.h"
 #include "ui/editor/policy_document.h"
 #include "ui/editor/question_table_model.h"
 #include "ui/editor/undo_routing_edit.h"
@@ -88,6 +94,7 @@ PolicyForm::PolicyForm(PolicyDocument* document, QWidget* parent)
     instructions_label->setBuddy(instructions_);
     layout->addWidget(instructions_label);
     layout->addWidget(instructions_);
+    layout->addWidget(makeCalibrationRow());
 
     auto* questions_label = new QLabel(tr("&Questions"), this);
     layout->addWidget(questions_label);
@@ -224,10 +231,98 @@ QString PolicyForm::importOptions(const QString& csv_path) {
     return {};
 }
 
+// Temperature, cascade mode and threshold on one row under the instructions.
+QWidget* PolicyForm::makeCalibrationRow() {
+    auto* row = new QWidget(this);
+    auto* h = new QHBoxLayout(row);
+    h->setContentsMargins(0, 0, 0, 0);
+    auto* t_label = new QLabel(tr("&Temperature"), row);
+    temperature_ = new QLineEdit(row);
+    temperature_->setObjectName(QStringLiteral("temperatureEdit"));
+    temperature_->setPlaceholderText(tr("1 (none)"));
+    temperature_->setMinimumWidth(temperature_->fontMetrics().horizontalAdvance(
+        QStringLiteral("{\"noul\": 1.25, \"choice\": 1.5}")));
+    temperature_->setToolTip(
+        tr("Divides every read's label log-probabilities before the softmax: above 1 flattens "
+           "overconfident answers. One number, or one per question type as "
+           "{\"noul\": T, \"choice\": T, \"score\": T}. Fit it with dgem calibrate."));
+    t_label->setBuddy(temperature_);
+    auto* m_label = new QLabel(tr("Stage-2 &cascade"), row);
+    cascade_mode_ = new QComboBox(row);
+    cascade_mode_->setObjectName(QStringLiteral("cascadeModeBox"));
+    cascade_mode_->addItem(tr("off"), QStringLiteral("off"));
+    cascade_mode_->addItem(tr("entropy"), QStringLiteral("entropy"));
+    cascade_mode_->addItem(tr("on miss"), QStringLiteral("on_miss"));
+    m_label->setBuddy(cascade_mode_);
+    cascade_threshold_ = new QDoubleSpinBox(row);
+    cascade_threshold_->setObjectName(QStringLiteral("cascadeThresholdBox"));
+    cascade_threshold_->setRange(0, 10);
+    cascade_threshold_->setDecimals(3);
+    cascade_threshold_->setSingleStep(0.05);
+    cascade_threshold_->setSuffix(tr(" nats"));
+    cascade_threshold_->setToolTip(
+        tr("Questions whose entropy reaches this go to the stage-2 judge (ln 2 = 0.693 is a "
+           "coin flip)."));
+    calibration_error_ = new QLabel(row);
+    calibration_error_->setObjectName(QStringLiteral("calibrationError"));
+    calibration_error_->setForegroundRole(QPalette::PlaceholderText);
+    for (QWidget* w : std::initializer_list<QWidget*>{t_label, temperature_, m_label, cascade_mode_,
+                                                      cascade_threshold_})
+        h->addWidget(w);
+    h->addWidget(calibration_error_, 1);
+    connect(temperature_, &QLineEdit::editingFinished, this, [this] {
+        if (!refreshing_) commitTemperature();
+    });
+    connect(cascade_mode_, &QComboBox::activated, this, [this] { commitCascade(); });
+    connect(cascade_threshold_, &QDoubleSpinBox::editingFinished, this, [this] {
+        if (!refreshing_) commitCascade();
+    });
+    return row;
+}
+
+QString PolicyForm::commitTemperature() {
+    const std::string text = temperature_->text().trimmed().toStdString();
+    if (text.empty()) return {};
+    auto value = nlohmann::ordered_json::parse(text, nullptr, false);
+    QString error;
+    if (value.is_discarded()) {
+        error =
+            tr("Temperature: %1 is neither a number nor a JSON object").arg(temperature_->text());
+    } else if (auto parsed = core::parse_policy_temperature(value, "temperature"); !parsed) {
+        error = QString::fromStdString(parsed.error().message);
+    } else {
+        document_->setSchemaMember("temperature", core::policy_temperature_json(*parsed).dump(),
+                                   tr("Edit temperature"));
+    }
+    calibration_error_->setText(error);
+    return error;
+}
+
+void PolicyForm::commitCascade() {
+    // Both values first: writing the mode re-renders, and the refresh shows the source's.
+    const std::string mode = cascade_mode_->currentData().toString().toStdString();
+    const double threshold = cascade_threshold_->value();
+    calibration_error_->clear();
+    document_->setSchemaMember("cascade_mode", nlohmann::json(mode).dump(),
+                               tr("Edit cascade mode"));
+    if (mode != "off")
+        document_->setSchemaMember("cascade_threshold", nlohmann::json(threshold).dump(),
+                                   tr("Edit cascade threshold"));
+}
+
 void PolicyForm::refresh() {
     refreshing_ = true;
     const auto& schema = document_->schema();
     const bool valid = document_->valid() && schema.has_value();
+    if (schema && !temperature_->hasFocus()) {
+        const auto t = core::policy_temperature_json(schema->temperature);
+        temperature_->setText(t.is_null() ? QString() : QString::fromStdString(t.dump()));
+        cascade_mode_->setCurrentIndex(static_cast<int>(schema->cascade.mode));
+        cascade_threshold_->setValue(schema->cascade.threshold);
+    }
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{temperature_, cascade_mode_, cascade_threshold_})
+        w->setEnabled(valid);
     if (schema) {
         const QString text = QString::fromStdString(schema->instructions);
         // Do not fight the user's typing: a pending edit is newer than the last render.

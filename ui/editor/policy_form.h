@@ -5,7 +5,10 @@
 #include <QTimer>
 #include <QWidget>
 
+class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QTableView;
 class QToolButton;
 
@@ -29,10 +32,19 @@ class PolicyForm : public QWidget {
     // optional description, per row): one undo step. Returns the error, or an empty string.
     QString importOptions(const QString& csv_path);
     QToolButton* importButton() const { return import_; }
+    // The calibration row: the policy's "temperature" (one number, or per type as JSON), its
+    // stage-2 cascade mode and threshold. Each edit is one undo step in the source.
+    QLineEdit* temperatureEdit() const { return temperature_; }
+    QComboBox* cascadeModeBox() const { return cascade_mode_; }
+    QDoubleSpinBox* cascadeThresholdBox() const { return cascade_threshold_; }
+    // Writes the temperature field into the source; the error (naming the field), or empty.
+    QString commitTemperature();
 
   private:
     void refresh();
     void updateButtons();
+    QWidget* makeCalibrationRow();
+    void commitCascade();
 
     PolicyDocument* document_;
     QuestionTableModel* model_;
@@ -44,6 +56,10 @@ class PolicyForm : public QWidget {
     QToolButton* up_;
     QToolButton* down_;
     QToolButton* import_;
+    QLineEdit* temperature_ = nullptr;
+    QComboBox* cascade_mode_ = nullptr;
+    QDoubleSpinBox* cascade_threshold_ = nullptr;
+    QLabel* calibration_error_ = nullptr;
     QTimer instructions_timer_;
     bool refreshing_ = false;
 };

@@ -3,6 +3,7 @@
 
 #include "core/decide/backend.h"
 #include "core/decide/canvas_plan.h"
+#include "core/decide/cascade.h"
 #include "core/decide/chat_template.h"
 #include "core/decide/decision.h"
 #include "core/decide/local_backend.h"

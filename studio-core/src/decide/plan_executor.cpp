@@ -61,6 +61,7 @@ class Execution {
     int rows_reading(size_t plan, const std::vector<int>& questions) const;
     void skip_unmet(const std::vector<int>& stage_questions, int stage, PlanOptions& options);
     void record_diagnostics();
+    void temper(size_t question);
 
     const DecideRequest& request_;
     const Schema& schema_;
@@ -78,6 +79,7 @@ class Execution {
     std::vector<CanvasPlan> plans_;
     std::vector<std::vector<GroupReads>> reads_;
     std::map<std::string, std::optional<std::string>> answered_;
+    std::vector<bool> tempered_;  // per question: the policy temperature was applied
 };
 
 Result<void> Execution::read_rows(const CanvasPlan& plan, int group,
@@ -416,6 +418,8 @@ Result<void> Execution::read_stages(const std::vector<TokenId>& base) {
         reads_.push_back(std::move(*stage_reads));
         options.first_group += static_cast<int>(plan.groups.size());
         if (!multi_pass_) break;
+        // The later stages read after the tempered answers, as the decision reports them.
+        for (int qi : options.questions) temper(static_cast<size_t>(qi));
         std::vector<std::string> ids;
         for (int qi : options.questions) {
             const QuestionOutcome& o = d_.questions[qi];
@@ -426,6 +430,16 @@ Result<void> Execution::read_stages(const std::vector<TokenId>& base) {
         d_.stages.push_back(std::move(ids));
     }
     return {};
+}
+
+// The policy temperature (schema "temperature", which --temperature overrides), once per
+// question: every read's label log-probabilities / T, the statistics computed again.
+void Execution::temper(size_t question) {
+    if (tempered_[question]) return;
+    tempered_[question] = true;
+    QuestionOutcome& o = d_.questions[question];
+    if (o.skipped) return;
+    apply_temperature(o, schema_.temperature.for_type(o.type));
 }
 
 // How the decision chose its reads and ran, over every plan it read.
@@ -456,6 +470,7 @@ void Execution::record_diagnostics() {
     x.seed_token = schema_.seed_token;
     x.engine = setup_.engine;
     x.entropy_basis = "labels";  // entropies are of the label distributions
+    record_temperature(schema_.temperature, x);
     // A wide question read in one read with a wide label set (tournaments record themselves).
     for (size_t i = 0; i < schema_.questions.size(); ++i) {
         const Question& q = schema_.questions[i];
@@ -474,10 +489,12 @@ void Execution::record_diagnostics() {
 Result<Decision> Execution::run() {
     report(progress_, "planning", 0);
     d_.questions.resize(schema_.questions.size());
+    tempered_.assign(schema_.questions.size(), false);
     d_.layout = schema_.layout;
     auto base = think();
     if (!base) return base.error();
     if (auto ok = read_stages(*base); !ok) return ok.error();
+    for (size_t i = 0; i < d_.questions.size(); ++i) temper(i);
     d_.cached_prompt_tokens = std::min(d_.cached_prompt_tokens, d_.prompt_tokens);
     d_.timings.total_ms = base::ms_since(started_);
     if (all_timed_ && d_.reads > 0)

@@ -164,6 +164,24 @@ void apply_temperature(Decision& d, double temperature) {
     d.diagnostics.temperature = temperature;
 }
 
+void apply_temperature(Decision& d, const PolicyTemperature& temperature) {
+    for (auto& q : d.questions)
+        if (!q.skipped) apply_temperature(q, temperature.for_type(q.type));
+    record_temperature(temperature, d.diagnostics);
+}
+
+void record_temperature(const PolicyTemperature& temperature, DecisionDiagnostics& x) {
+    x.temperature.reset();
+    x.temperature_by_type.clear();
+    if (!temperature.is_set()) return;
+    if (temperature.by_type.empty()) {
+        x.temperature = *temperature.all;
+        return;
+    }
+    for (auto type : {QuestionType::Noul, QuestionType::Choice, QuestionType::Score})
+        x.temperature_by_type[std::string(to_string(type))] = temperature.for_type(type);
+}
+
 bool needs_more_reads(const std::vector<double>& first_read_entropies, double threshold,
                       int auto_max) {
     if (auto_max <= 1 || first_read_entropies.empty()) return false;

@@ -159,6 +159,7 @@ struct Server::Impl {
 
         ToolEnvironment env;
         env.options = &options;
+        env.judge = options.cascade_judge;
         env.with_backend = [this](const std::function<Result<void>(Backend&)>& work) {
             return with_backend(work);
         };

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/decide/cascade.h"
 #include "core/decide/read_stats.h"
 #include "core/policy/policy.h"
 #include "core/policy/schema.h"
@@ -38,6 +39,41 @@ json seed_property() {
             {"description",
              "Noise seed; the same request and seed give the same answers. "
              "Default 42."}};
+}
+
+json temperature_property() {
+    return {{"type", "number"},
+            {"minimum", kMinTemperature},
+            {"maximum", kMaxTemperature},
+            {"description",
+             "Temperature for every question (overrides the policy's \"temperature\"): each "
+             "read's label log-probabilities are divided by it before the softmax; above 1 "
+             "flattens overconfident answers, below 1 sharpens them. Default: the policy's "
+             "own (1 when it has none)."}};
+}
+
+json cascade_mode_property() {
+    return {{"type", "string"},
+            {"enum", {"off", "entropy"}},
+            {"description",
+             "Stage-2 cascade (overrides the policy's cascade_mode): entropy asks the server's "
+             "stage-2 judge each question whose entropy reaches cascade_threshold; its answer "
+             "replaces the model's, marked in diagnostics.cascade."}};
+}
+
+json cascade_threshold_property() {
+    return {{"type", "number"},
+            {"minimum", 0},
+            {"maximum", 100},
+            {"description", "Entropy in nats at or above which a question escalates."}};
+}
+
+// The decide tools' temperature and cascade arguments (issue 39).
+void add_calibration_properties(json& tool) {
+    json& properties = tool["inputSchema"]["properties"];
+    properties["temperature"] = temperature_property();
+    properties["cascade_mode"] = cascade_mode_property();
+    properties["cascade_threshold"] = cascade_threshold_property();
 }
 
 json make_tool_list() {
@@ -155,6 +191,9 @@ json make_tool_list() {
           "is up and ready, and what it is: kind, server, version, model and device."},
          {"inputSchema",
           {{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}}}});
+    for (auto& tool : list)
+        if (tool["name"] == "decide_policy" || tool["name"] == "decide_custom_questions")
+            add_calibration_properties(tool);
     return list;
 }
 
@@ -236,7 +275,18 @@ std::uint64_t seed_argument(const json& arguments) {
     return static_cast<std::uint64_t>(std::llround(it->get<double>()));
 }
 
+// temperature, cascade_mode and cascade_threshold over the policy's own keys.
+void apply_calibration(const json& arguments, Schema& schema) {
+    if (auto t = arguments.find("temperature"); t != arguments.end())
+        schema.temperature = PolicyTemperature{t->get<double>(), {}};
+    if (auto m = arguments.find("cascade_mode"); m != arguments.end())
+        schema.cascade.mode = parse_cascade_mode(m->get<std::string>()).value_or(CascadeMode::Off);
+    if (auto c = arguments.find("cascade_threshold"); c != arguments.end())
+        schema.cascade.threshold = c->get<double>();
+}
+
 void apply_samples(const json& arguments, Schema& schema) {
+    apply_calibration(arguments, schema);
     auto it = arguments.find("samples");
     if (it == arguments.end()) return;
     schema.samples.automatic = false;
@@ -288,6 +338,16 @@ json decide(DecideRequest request, ToolEnvironment& env) {
         return {};
     });
     if (!ran) return tool_error(failure_text(ran.error()));
+    if (request.schema.cascade.mode != CascadeMode::Off) {
+        if (!env.judge)
+            return tool_error("cascade_mode " +
+                              std::string(to_string(request.schema.cascade.mode)) +
+                              ": this server has no stage-2 judge (start dgem mcp with "
+                              "--cascade-url URL)");
+        CascadeOptions cascade;
+        cascade.settings = request.schema.cascade;
+        run_cascade(*decision, request, *env.judge, cascade, env.cancel);
+    }
     return decision_result(*decision);
 }
 

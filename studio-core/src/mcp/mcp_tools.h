@@ -23,6 +23,9 @@ struct ToolEnvironment {
     BackendCall with_backend;
     CancelToken cancel;
     ProgressFn progress;  // may be empty
+    // The stage-2 judge of cascade_mode arguments (nullptr: the server has none, and a
+    // cascade is refused saying so).
+    std::shared_ptr<Backend> judge;
 };
 
 // Every tool's definition, in the order tools/list shows them.

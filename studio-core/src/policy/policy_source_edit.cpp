@@ -310,6 +310,29 @@ Result<std::string> replace_schema_instructions(std::string_view source,
     return out;
 }
 
+Result<std::string> replace_schema_member(std::string_view source, const std::string& key,
+                                          const std::string& value_text) {
+    auto spans = locate_form_spans(source);
+    if (!spans) return spans.error();
+    auto members = object_members(source, spans->schema.begin, spans->schema.end - 1);
+    if (!members) return members.error();
+    std::string out(source);
+    for (const auto& m : *members)
+        if (m.key == key) {
+            if (contains_action(source, m.value))
+                return bad_input("template: schema." + key + " at " + where(source, m.value.begin) +
+                                 " is written with template actions; set it there by hand");
+            out.replace(m.value.begin, m.value.end - m.value.begin, value_text);
+            return out;
+        }
+    const int indent = line_indent(source, spans->schema.begin) + 2;
+    const std::string member = "\n" + std::string(static_cast<size_t>(indent), ' ') +
+                               nlohmann::json(key).dump() + ": " + value_text +
+                               (members->empty() ? "" : ",");
+    out.insert(spans->schema.begin + 1, member);
+    return out;
+}
+
 Result<std::string> replace_schema_questions(std::string_view source,
                                              const std::vector<Question>& questions) {
     auto spans = locate_form_spans(source);

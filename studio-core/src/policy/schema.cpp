@@ -94,6 +94,7 @@ class SchemaParser {
         if (auto ok = check_dependencies(schema); !ok) return ok.error();
         if (auto ok = parse_options(root, schema); !ok) return ok.error();
         if (auto ok = parse_wide_options(root, schema); !ok) return ok.error();
+        if (auto ok = parse_calibration_options(root, schema); !ok) return ok.error();
         if (auto ok = check_widths(schema); !ok) return ok.error();
         return schema;
     }
@@ -392,6 +393,36 @@ class SchemaParser {
                             " is not accepted; accepted: 0 (one canvas) to 64 questions per "
                             "canvas");
             schema.canvas_questions = static_cast<int>(n);
+        }
+        return {};
+    }
+
+    // "temperature" (one T or one per question type), "cascade_mode", "cascade_threshold" and
+    // "cascade_endpoint".
+    Result<void> parse_calibration_options(const ojson& root, Schema& schema) {
+        if (const ojson* t = find(root, "temperature"); t && !t->is_null()) {
+            auto parsed = parse_policy_temperature(*t, "temperature");
+            if (!parsed) return fail(parsed.error().message);
+            schema.temperature = std::move(*parsed);
+        }
+        if (auto ok = parse_enum(root, "cascade_mode", parse_cascade_mode,
+                                 "\"off\", \"entropy\" or \"on_miss\"", schema.cascade.mode);
+            !ok)
+            return ok;
+        if (const ojson* c = find(root, "cascade_threshold"); c && !c->is_null()) {
+            const bool number = c->is_number() && std::isfinite(c->get<double>());
+            if (!number || c->get<double>() < 0)
+                return fail("cascade_threshold " + c->dump() +
+                            " is not accepted; accepted: a label entropy in nats, 0 or more "
+                            "(0 escalates every question; ln 2 = 0.693 is a coin flip)");
+            schema.cascade.threshold = c->get<double>();
+        }
+        if (const ojson* e = find(root, "cascade_endpoint"); e && !e->is_null()) {
+            if (!e->is_string())
+                return fail("cascade_endpoint " + e->dump() +
+                            " is not accepted; accepted: an endpoint profile's name or an "
+                            "OpenAI-compatible base URL");
+            schema.cascade.endpoint = e->get<std::string>();
         }
         return {};
     }
@@ -717,14 +748,22 @@ nlohmann::ordered_json schema_to_json(const Schema& schema) {
     if (schema.catch_all != CatchAllMode::Final)
         out["catch_all"] = std::string(to_string(schema.catch_all));
     if (schema.canvas_questions > 0) out["canvas_questions"] = schema.canvas_questions;
+    if (schema.temperature.is_set())
+        out["temperature"] = policy_temperature_json(schema.temperature);
+    if (schema.cascade.mode != CascadeMode::Off) {
+        out["cascade_mode"] = std::string(to_string(schema.cascade.mode));
+        out["cascade_threshold"] = schema.cascade.threshold;
+        if (!schema.cascade.endpoint.empty()) out["cascade_endpoint"] = schema.cascade.endpoint;
+    }
     return out;
 }
 
 bool is_schema_setting(std::string_view key) {
     static constexpr std::string_view kSettings[] = {
-        "samples", "layout",       "seed_token",     "isolate",
-        "steps",   "think",        "auto_threshold", "auto_max",
-        "labels",  "bracket_size", "catch_all",      "canvas_questions"};
+        "samples",     "layout",       "seed_token",        "isolate",
+        "steps",       "think",        "auto_threshold",    "auto_max",
+        "labels",      "bracket_size", "catch_all",         "canvas_questions",
+        "temperature", "cascade_mode", "cascade_threshold", "cascade_endpoint"};
     return std::find(std::begin(kSettings), std::end(kSettings), key) != std::end(kSettings);
 }
 

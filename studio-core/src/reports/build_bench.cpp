@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/evaluation/eval_report.h"
+#include "core/reports/escalation_chart.h"
 #include "report_internal.h"
 
 namespace core::report {
@@ -91,6 +92,7 @@ void add_jev_sections(Report& r, const BenchInput& in, const eval::RunScore& s) 
     cal.title = "Calibration and latency";
     cal.charts.push_back(reliability_chart(s.reliability_all, "Reliability (all items)"));
     cal.charts.push_back(latency_chart(latencies(in.records)));
+    if (auto e = bench_escalation_chart(in.suite, in.records)) cal.charts.push_back(std::move(*e));
     r.sections.push_back(std::move(cal));
 
     Section groups;
@@ -185,6 +187,8 @@ void add_suite_sections(Report& r, const BenchInput& in, const eval::SuiteScore&
     charts.title = "Calibration, latency and accuracy";
     charts.charts.push_back(reliability_chart(s.reliability, "Reliability (every answer)"));
     charts.charts.push_back(latency_chart(latencies(in.records)));
+    if (auto e = bench_escalation_chart(in.suite, in.records))
+        charts.charts.push_back(std::move(*e));
     charts.charts.push_back(accuracy_chart(s.by_tier, "Accuracy by tier"));
     charts.charts.push_back(accuracy_chart(s.by_domain, "Accuracy by domain"));
     r.sections.push_back(std::move(charts));

@@ -189,6 +189,41 @@ void write_extras(const DecisionDiagnostics& x, json& out) {
     if (!x.engine.empty()) out["engine"] = x.engine;
     if (!x.entropy_basis.empty()) out["entropy_basis"] = x.entropy_basis;
     if (x.temperature) out["temperature"] = *x.temperature;
+    if (!x.temperature_by_type.empty()) out["temperature"] = x.temperature_by_type;
+}
+
+// A cascaded decision: the mode, threshold and judge, and per question whether it went to stage
+// 2, each stage's answer (label) and latency, and why stage 1's answer was kept where it was.
+json cascade_json(const Decision& d, const CascadeRecord& c) {
+    json questions = json::object();
+    for (const auto& q : d.questions) {
+        if (!q.escalation) continue;
+        const auto& e = *q.escalation;
+        auto label = [&](int i) {
+            return i >= 0 && static_cast<size_t>(i) < q.labels.size() ? json(q.labels[i])
+                                                                      : json(nullptr);
+        };
+        json item = {{"escalated", e.escalated},
+                     {"stage1",
+                      {{"label", label(e.stage1_winner)},
+                       {"confidence", e.stage1_confidence},
+                       {"entropy", e.stage1_entropy},
+                       {"ms", e.stage1_ms}}}};
+        if (e.escalated) {
+            item["stage2"] = {{"label", e.stage2_winner ? label(*e.stage2_winner) : json(nullptr)},
+                              {"ms", e.stage2_ms},
+                              {"reply", valid_utf8(e.stage2_text)}};
+            if (!e.stage2_error.empty()) item["stage2"]["error"] = e.stage2_error;
+            item["answered_by"] = e.stage2_winner ? "stage2" : "stage1";
+        }
+        questions[q.id] = std::move(item);
+    }
+    return {{"mode", std::string(to_string(c.mode))},
+            {"threshold", c.threshold},
+            {"judge", c.judge},
+            {"escalated", c.escalated},
+            {"replaced", c.replaced},
+            {"questions", questions}};
 }
 
 }  // namespace
@@ -229,6 +264,7 @@ json diagnostics_json(const Decision& d) {
                           {"passes", d.thought->passes},
                           {"text", valid_utf8(d.thought->text)}};
     write_extras(d.diagnostics, out);
+    if (d.diagnostics.cascade) out["cascade"] = cascade_json(d, *d.diagnostics.cascade);
     return out;
 }
 
@@ -367,6 +403,9 @@ DecisionDiagnostics extras_from_json(const json& diag) {
     x.entropy_basis = string_or(diag, "entropy_basis", "");
     if (auto t = diag.find("temperature"); t != diag.end() && t->is_number())
         x.temperature = t->get<double>();
+    if (auto t = diag.find("temperature"); t != diag.end() && t->is_object())
+        for (const auto& [type, v] : t->items())
+            if (v.is_number()) x.temperature_by_type[type] = v.get<double>();
     if (auto w = diag.find("wide"); w != diag.end() && w->is_object()) x.wide = wide_from_json(*w);
     return x;
 }

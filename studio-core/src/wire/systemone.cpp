@@ -60,6 +60,7 @@ ojson systemone_request(const DecideRequest& request, const std::string& model) 
     if (s.bracket_size > 0) body["bracket_size"] = s.bracket_size;
     if (s.catch_all != CatchAllMode::Final) body["catch_all"] = std::string(to_string(s.catch_all));
     if (s.canvas_questions > 0) body["canvas_questions"] = s.canvas_questions;
+    if (s.temperature.is_set()) body["temperature"] = policy_temperature_json(s.temperature);
     if (!request.images.empty()) {
         body["images"] = ojson::array();
         for (const ImageInput& image : request.images) body["images"].push_back(data_uri(image));
@@ -93,9 +94,9 @@ Result<SystemOneCall> systemone_call(const ojson& b) {
         questions.push_back(std::move(q));
     }
     call.schema = ojson::object();
-    for (const char* key :
-         {"instructions", "samples", "auto_max", "auto_threshold", "steps", "think", "layout",
-          "isolate", "seed_token", "labels", "bracket_size", "catch_all", "canvas_questions"})
+    for (const char* key : {"instructions", "samples", "auto_max", "auto_threshold", "steps",
+                            "think", "layout", "isolate", "seed_token", "labels", "bracket_size",
+                            "catch_all", "canvas_questions", "temperature"})
         if (b.contains(key)) call.schema[key] = b[key];
     call.schema["questions"] = std::move(questions);
     return call;

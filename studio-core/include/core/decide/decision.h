@@ -58,6 +58,22 @@ struct QuestionOutcome {
     std::string skip_because;              // the question its condition names
     std::optional<std::string> skip_was;   // that question's answer name (nullopt: skipped)
     std::vector<std::string> skip_wanted;  // the answer names that would have asked it
+    // Stage-2 cascade (core/decide/cascade.h): whether this question went to stage 2, the
+    // answer stage 1 gave (label index), stage 2's answer where it gave one (else why not), and
+    // each stage's latency.
+    struct Escalation {
+        bool escalated = false;
+        int stage1_winner = -1;
+        double stage1_confidence = 0;
+        double stage1_entropy = 0;
+        std::vector<double> stage1_mean;  // stage 1's distribution (the mean is replaced)
+        std::optional<int> stage2_winner;
+        std::string stage2_error;  // why stage 1's answer was kept
+        std::string stage2_text;   // what stage 2 replied (trimmed)
+        double stage1_ms = 0;
+        double stage2_ms = 0;
+    };
+    std::optional<Escalation> escalation;  // set for every question of a cascaded decision
     Hesitation hesitation_class() const;
 };
 
@@ -103,6 +119,16 @@ struct WideRead {
     int rounds = 0;  // 2, or 3 with a verify read
 };
 
+// What a stage-2 cascade did for the decision as a whole (per question: QuestionOutcome's
+// escalation).
+struct CascadeRecord {
+    CascadeMode mode = CascadeMode::Off;
+    double threshold = 0;
+    std::string judge;  // the stage-2 endpoint, as its backend describes itself (never a secret)
+    int escalated = 0;  // questions sent to stage 2
+    int replaced = 0;   // of those, answered by stage 2
+};
+
 // What a decision learned beyond its answers and counts, as the decide module or a server's
 // diagnostics report it. Unset fields are not known (a server that does not say).
 struct DecisionDiagnostics {
@@ -112,8 +138,12 @@ struct DecisionDiagnostics {
     std::optional<SeedToken> seed_token;
     std::string engine;         // "local": the decision ran on an engine in this process
     std::string entropy_basis;  // "labels": entropies are of the label distributions
-    std::optional<double>
-        temperature;  // the post-hoc temperature applied (core/decide/read_stats.h)
+    // The temperature applied (core/decide/read_stats.h): one T for every question, or per
+    // question type ("noul", "choice", "score") where the policy gave one per type.
+    std::optional<double> temperature;
+    std::map<std::string, double> temperature_by_type;
+    // A stage-2 cascade ran (core/decide/cascade.h): its mode, threshold and judge.
+    std::optional<CascadeRecord> cascade;
     std::map<std::string, WideRead> wide;  // per question id, for questions over 26 options
 };
 

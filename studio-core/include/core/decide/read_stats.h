@@ -54,6 +54,12 @@ QuestionOutcome aggregate_reads(const Question& question, const std::vector<Slot
 // validates).
 void apply_temperature(QuestionOutcome& outcome, double temperature);
 void apply_temperature(Decision& decision, double temperature);
+// A policy's temperature (one T, or one per question type) over every question, recorded in the
+// diagnostics as the executor records it.
+void apply_temperature(Decision& decision, const PolicyTemperature& temperature);
+// Records a policy temperature in diagnostics: "temperature" T when one T holds for every
+// type, and the per-type values where the policy gave a map (nothing when none was set).
+void record_temperature(const PolicyTemperature& temperature, DecisionDiagnostics& diagnostics);
 
 // The "auto" samples policy: after one read, more reads are needed when the largest first-read
 // label entropy (nats) exceeds the threshold and auto_max allows more than one read.

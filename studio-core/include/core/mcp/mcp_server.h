@@ -67,6 +67,9 @@ struct ServerOptions {
     std::function<void(const std::string&)> send;
     // Diagnostics for a person (the command writes them to stderr); may be empty.
     std::function<void(const std::string&)> log;
+    // The stage-2 judge of the decide tools' cascade_mode argument (dgem mcp --cascade-url);
+    // nullptr: a cascade is refused saying so.
+    std::shared_ptr<Backend> cascade_judge;
 };
 
 class Server {

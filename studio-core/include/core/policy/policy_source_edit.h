@@ -47,6 +47,13 @@ Result<std::string> replace_schema_instructions(std::string_view source,
 Result<std::string> replace_schema_questions(std::string_view source,
                                              const std::vector<Question>& questions);
 
+// The source with one schema member set to `value_text` (JSON text): replaced in place when the
+// schema has it, else inserted as its first member; the rest is kept byte for byte. A member
+// written with template actions is refused (naming it), not overwritten. dgem calibrate --write
+// sets "temperature" this way.
+Result<std::string> replace_schema_member(std::string_view source, const std::string& key,
+                                          const std::string& value_text);
+
 // The canonical JSON text of a question list; `indent` is the column of the closing bracket.
 std::string questions_to_template_json(const std::vector<Question>& questions, int indent);
 

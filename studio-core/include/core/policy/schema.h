@@ -66,6 +66,33 @@ struct Question {
 };
 
 enum class Layout { DocumentFirst, SchemaFirst };
+// Stage-2 cascade (dgem's "cascade_mode"): off; entropy (escalate a question whose label entropy
+// reaches cascade_threshold); on_miss (in a labelled run, escalate the questions stage 1 missed).
+enum class CascadeMode { Off, Entropy, OnMiss };
+
+// dgem's policy "temperature": every read's label log-probabilities are divided by T before the
+// softmax (core/decide/read_stats.h). One T for every question, or one per question type
+// ({"noul": T, "choice": T, "score": T}; a type left out keeps T = 1).
+struct PolicyTemperature {
+    std::optional<double> all;
+    std::map<QuestionType, double> by_type;
+    bool is_set() const { return all.has_value() || !by_type.empty(); }
+    double for_type(QuestionType type) const;  // 1 where none is given
+    bool operator==(const PolicyTemperature&) const = default;
+};
+// The smallest and largest temperature a policy or a flag may carry.
+inline constexpr double kMinTemperature = 1e-3;
+inline constexpr double kMaxTemperature = 1000;
+
+// Where and when a decision's uncertain questions go to a stage-2 judge (core/decide/cascade.h).
+struct CascadeSettings {
+    CascadeMode mode = CascadeMode::Off;
+    double threshold = 0.5;  // nats: escalate at or above
+    // The stage-2 endpoint: a Studio endpoint profile's name, or an OpenAI-compatible base URL
+    // (dgem's --cascade-url overrides it). Empty: the caller names it.
+    std::string endpoint;
+    bool operator==(const CascadeSettings&) const = default;
+};
 enum class Isolate { Auto, None, Noul, All };
 enum class SeedToken { Random, Fixed };
 
@@ -97,6 +124,10 @@ struct Schema {
     // with its own prompt, read one after the other (0: one canvas for every joint question, as
     // the serving image lays it out). dgem's /v1/systemone adapter reads 8 per canvas.
     int canvas_questions = 0;
+    // dgem's "temperature" key (left out: T = 1, nothing is rescaled).
+    PolicyTemperature temperature;
+    // dgem's "cascade_mode", "cascade_threshold" and "cascade_endpoint" keys.
+    CascadeSettings cascade;
 };
 
 // Parses and validates a schema object (legacy dgem field names accepted). `source` names the
@@ -136,6 +167,16 @@ std::string_view to_string(Isolate isolate);    // "auto", "none", "noul", "all"
 std::string_view to_string(SeedToken seed);     // "random", "fixed"
 std::string_view to_string(LabelSet labels);    // "az", "az_aa", "az_lower"
 std::string_view to_string(CatchAllMode mode);  // "off", "final", "both", "verify"
+std::string_view to_string(CascadeMode mode);   // "off", "entropy", "on_miss"
+std::optional<CascadeMode> parse_cascade_mode(std::string_view text);
+std::optional<QuestionType> parse_question_type(std::string_view text);
+// A temperature as text ("1.5") or a JSON value: a finite number in [kMinTemperature,
+// kMaxTemperature]; the error names `field` and says what is accepted.
+Result<double> parse_temperature_value(const std::string& text, std::string_view field);
+// The policy "temperature" value: a number, or {"noul": T, "choice": T, "score": T}.
+Result<PolicyTemperature> parse_policy_temperature(const nlohmann::ordered_json& value,
+                                                   std::string_view field);
+nlohmann::ordered_json policy_temperature_json(const PolicyTemperature& t);
 std::optional<LabelSet> parse_label_set(std::string_view text);
 std::optional<CatchAllMode> parse_catch_all_mode(std::string_view text);
 std::optional<Layout> parse_layout(std::string_view text);
