@@ -2025,7 +2025,7 @@
     </message>
     <message>
         <source>Divides every read&apos;s label log-probabilities before the softmax: above 1 flattens overconfident answers. One number, or one per question type as {&quot;noul&quot;: T, &quot;choice&quot;: T, &quot;score&quot;: T}. Fit it with dgem calibrate.</source>
-        <translation>Teilt die Label-Log-Wahrscheinlichkeiten jeder Lesung vor dem Softmax: über 1 glättet übersichere Antworten. Eine Zahl oder eine pro Fragetyp als {"noul": T, "choice": T, "score": T}. Mit dgem calibrate anpassen.</translation>
+        <translation>Teilt die Label-Log-Wahrscheinlichkeiten jeder Lesung vor dem Softmax: über 1 glättet übersichere Antworten. Eine Zahl oder eine pro Fragetyp als {&quot;noul&quot;: T, &quot;choice&quot;: T, &quot;score&quot;: T}. Mit dgem calibrate anpassen.</translation>
     </message>
     <message>
         <source>Stage-2 &amp;cascade</source>

@@ -2011,7 +2011,7 @@
     </message>
     <message>
         <source>Divides every read&apos;s label log-probabilities before the softmax: above 1 flattens overconfident answers. One number, or one per question type as {&quot;noul&quot;: T, &quot;choice&quot;: T, &quot;score&quot;: T}. Fit it with dgem calibrate.</source>
-        <translation>各読み取りのラベル対数確率をソフトマックスの前にこの値で割ります。1 より大きいと過信した回答を平らにします。1 つの数値、または質問タイプごとに {"noul": T, "choice": T, "score": T} の形で指定します。dgem calibrate で当てはめます。</translation>
+        <translation>各読み取りのラベル対数確率をソフトマックスの前にこの値で割ります。1 より大きいと過信した回答を平らにします。1 つの数値、または質問タイプごとに {&quot;noul&quot;: T, &quot;choice&quot;: T, &quot;score&quot;: T} の形で指定します。dgem calibrate で当てはめます。</translation>
     </message>
     <message>
         <source>Stage-2 &amp;cascade</source>
