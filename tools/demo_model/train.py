@@ -235,7 +235,9 @@ def weights_digest(model):
 def heldout_figures(model, corpus, policies, limit):
     per = {}
     for key in corpus.bucket_keys:
-        members = corpus.buckets[key][:limit]
+        everything = corpus.buckets[key]
+        # Evenly through the bucket: it is in policy order, and every policy should be scored.
+        members = everything[:: max(1, len(everything) // max(1, limit))][:limit]
         for start in range(0, len(members), 16):
             ids = members[start: start + 16]
             prompts, lengths, target = collate(model, corpus, ids)
