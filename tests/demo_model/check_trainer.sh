@@ -22,7 +22,9 @@ rc=$?
 set -e
 [ "$rc" = 3 ] || { echo "FAIL: an interrupted run should exit 3, got $rc"; exit 1; }
 [ ! -e "$work/out-b/model.safetensors" ] || { echo "FAIL: an interrupted run wrote weights"; exit 1; }
-"$py" "$tools/train.py" "${common[@]}" --work "$work/b" --out "$work/out-b" | grep -q "resuming at step 17"
+# (Output to a file, not a pipe into grep -q: an early-closing reader would stop the trainer.)
+"$py" "$tools/train.py" "${common[@]}" --work "$work/b" --out "$work/out-b" >"$work/resume.log"
+grep -q "resuming at step 17" "$work/resume.log" || { echo "FAIL: no resume"; cat "$work/resume.log"; exit 1; }
 cmp "$work/out-a/model.safetensors" "$work/out-b/model.safetensors" ||
   { echo "FAIL: the resumed run's weights differ from the uninterrupted run's"; exit 1; }
 echo "resumed run equals the uninterrupted run byte for byte"
@@ -54,5 +56,6 @@ echo "bad flags refused"
 # The engine loads the trainer's folder unchanged (with the tokenizer beside it, as set-up puts it).
 cp "$tokenizer" "$work/out-a/"
 "$dgem" decide --model "$work/out-a" -t "$repo/resources/templates/support_triage.json.tmpl" \
-  -v "ticket=The app crashes." --json | grep -q '"urgent"'
+  -v "ticket=The app crashes." --json >"$work/decision.json"
+grep -q '"urgent"' "$work/decision.json" || { echo "FAIL: no decision"; exit 1; }
 echo "the engine reads the trained folder"

@@ -357,6 +357,7 @@ def main(argv=None):
                  f"use another --work folder or delete {ckpt_path}")
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["optimizer"])
+
         step, history, elapsed_before = state["step"], state["history"], state.get("elapsed_s", 0.0)
         cpu_before = state.get("cpu_s", 0.0)
         print(f"resuming at step {step} of {args.steps}", flush=True)
@@ -384,7 +385,10 @@ def main(argv=None):
         for group in opt.param_groups:
             group["lr"] = lr_at(step, args.steps, args.lr)
         loss, right = step_loss(model, train, key, ids, rng, gen, slot_draws=2)
-        opt.zero_grad()
+        # None, not zeros: a parameter that no token used this step (an expert nobody routed
+        # to) is then skipped by AdamW in every run alike; with zeros an uninterrupted run would
+        # apply its momentum while a resumed run, whose first step has no grads yet, would not.
+        opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
