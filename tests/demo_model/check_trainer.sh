@@ -55,7 +55,7 @@ echo "bad flags refused"
 
 # The engine loads the trainer's folder unchanged (with the tokenizer beside it, as set-up puts it).
 cp "$tokenizer" "$work/out-a/"
-"$dgem" decide --model "$work/out-a" -t "$repo/resources/templates/support_triage.json.tmpl" \
+"$dgem" decide --local --model "$work/out-a" -t "$repo/resources/templates/support_triage.json.tmpl" \
   -v "ticket=The app crashes." --json >"$work/decision.json"
 grep -q '"urgent"' "$work/decision.json" || { echo "FAIL: no decision"; exit 1; }
 echo "the engine reads the trained folder"
