@@ -7,7 +7,6 @@ lengths. The rules follow each policy's own criteria and option descriptions, so
 reader of the policy would give the same answers.
 """
 
-import json
 
 
 def pick(rng, items):

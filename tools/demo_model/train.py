@@ -44,7 +44,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model import END_TURN_ID, FULL_VOCAB, PAD_ID, DemoModel, demo_config  # noqa: E402
+from model import FULL_VOCAB, PAD_ID, DemoModel, demo_config  # noqa: E402
 
 GENERATION_CONFIG = {
     "confidence_threshold": 0.005,
