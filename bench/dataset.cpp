@@ -10,10 +10,10 @@
 //   C  the same rows decided one by one in this process (one backend, render + decide, no
 //      runner, no journal)
 //   M  peak RSS of the dataset run (this program re-run as a child, files on /dev/shm) at
-//      --memory-rows sizes: what streaming holds as the file grows. --memory-backend instant
-//      (default: decisions cost nothing, so 100,000 rows take seconds) or tiny (the real tiny
-//      model, 8 rows in flight: 100,000 rows take minutes; its prompt-prefix cache grows to its
-//      budget, 256 MiB on the CPU by default, --prefix-cache-mb sets it)
+//      --memory-rows sizes: what the run holds as the file grows. --memory-backend tiny
+//      (default: the real tiny model, 8 rows in flight, its prompt-prefix cache at the CPU's
+//      default budget of 256 MiB, --prefix-cache-mb sets it; 100,000 rows take minutes) or
+//      instant (decisions cost nothing: the dataset pipeline alone, 100,000 rows in seconds)
 //
 // The CSV has a `layout` column (schema_first by default, --layout): the support_triage policy
 // puts its static schema before the row's state, so every row can reuse the policy's prefix
@@ -254,7 +254,7 @@ double dataset_run_rows_per_s(const std::string& data, const std::string& dir, s
 int main(int argc, char** argv) {
     size_t rows = 2000, loop_rows = 20, memory_child_rows = 0;
     int64_t prefix_cache_mb = -1;
-    std::string memory_rows = "1000,100000", layout = "schema_first", memory_backend = "instant";
+    std::string memory_rows = "1000,100000", layout = "schema_first", memory_backend = "tiny";
     std::string model = DS_BINARY_DIR "/models/tiny";
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i], v = argv[i + 1];

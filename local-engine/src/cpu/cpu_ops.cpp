@@ -20,6 +20,7 @@
 #include "cpu/native_weights.h"
 #include "cpu/weight_gemm.h"
 #include "model/quantized.h"
+#include "util/page_buffer.h"
 #include "util/thread_pool.h"
 
 namespace engine::cpu {
@@ -47,19 +48,37 @@ struct CpuLayer {
     const float *q_norm, *k_norm, *router_scale, *per_expert_scale;
 };
 
+// One mapping holds every layer's K and V (util/page_buffer.h: evicted prefix-cache entries go
+// back to the system, never into malloc's per-thread arenas).
 class CpuKvCache final : public ops::KvCacheState {
   public:
     CpuKvCache(const ModelConfig& c, int capacity) {
-        k_.resize(static_cast<size_t>(c.num_layers));
-        v_.resize(static_cast<size_t>(c.num_layers));
+        offsets_.reserve(static_cast<size_t>(c.num_layers) + 1);
+        size_t total = 0;
         for (int l = 0; l < c.num_layers; ++l) {
-            const size_t n =
-                static_cast<size_t>(capacity) * c.layer_kv_heads(l) * c.layer_head_dim(l);
-            k_[l].assign(n, 0.0f);
-            v_[l].assign(n, 0.0f);
+            offsets_.push_back(total);
+            total += 2 * static_cast<size_t>(capacity) * c.layer_kv_heads(l) * c.layer_head_dim(l);
         }
+        offsets_.push_back(total);
+        store_ = util::PageBuffer(total);
     }
-    std::vector<std::vector<float>> k_, v_;  // per layer [capacity][kv][hd]
+
+    // Layer l's keys and values, each [capacity][kv][hd].
+    std::span<float> k(int l) { return {store_.data() + start(l, 0), half(l)}; }
+    std::span<float> v(int l) { return {store_.data() + start(l, 1), half(l)}; }
+    std::span<const float> k(int l) const { return {store_.data() + start(l, 0), half(l)}; }
+    std::span<const float> v(int l) const { return {store_.data() + start(l, 1), half(l)}; }
+
+  private:
+    size_t half(int l) const {
+        const auto i = static_cast<size_t>(l);
+        return (offsets_[i + 1] - offsets_[i]) / 2;
+    }
+    size_t start(int l, int which) const {
+        return offsets_[static_cast<size_t>(l)] + static_cast<size_t>(which) * half(l);
+    }
+    util::PageBuffer store_;
+    std::vector<size_t> offsets_;  // where each layer's K begins; its V follows
 };
 
 class CpuCanvas final : public ops::CanvasState {
@@ -199,9 +218,8 @@ class CpuOps final : public ops::Ops {
         for (int l = 0; l < c_.num_layers; ++l) {
             const auto n = static_cast<ptrdiff_t>(static_cast<size_t>(length) *
                                                   c_.layer_kv_heads(l) * c_.layer_head_dim(l));
-            const auto L = static_cast<size_t>(l);
-            std::copy_n(src.k_[L].begin(), n, copy->k_[L].begin());
-            std::copy_n(src.v_[L].begin(), n, copy->v_[L].begin());
+            std::copy_n(src.k(l).begin(), n, copy->k(l).begin());
+            std::copy_n(src.v(l).begin(), n, copy->v(l).begin());
         }
         return std::unique_ptr<ops::KvCacheState>(std::move(copy));
     }
@@ -221,8 +239,8 @@ class CpuOps final : public ops::Ops {
         const auto& cache = static_cast<const CpuKvCache&>(cache_base);
         const size_t n = static_cast<size_t>(cache.length_) * c_.layer_kv_heads(layer) *
                          c_.layer_head_dim(layer);
-        k.assign(cache.k_[layer].begin(), cache.k_[layer].begin() + static_cast<ptrdiff_t>(n));
-        v.assign(cache.v_[layer].begin(), cache.v_[layer].begin() + static_cast<ptrdiff_t>(n));
+        k.assign(cache.k(layer).begin(), cache.k(layer).begin() + static_cast<ptrdiff_t>(n));
+        v.assign(cache.v(layer).begin(), cache.v(layer).begin() + static_cast<ptrdiff_t>(n));
         return {};
     }
 
@@ -451,9 +469,9 @@ class CpuOps final : public ops::Ops {
         if (shape.prompt > 0) {
             auto& cache = static_cast<CpuKvCache&>(cache_base);
             const size_t bytes = static_cast<size_t>(shape.prompt * kd) * sizeof(float);
-            std::memcpy(cache.k_[layer].data() + shape.start * kd, k_.data() + shape.first * kd,
+            std::memcpy(cache.k(layer).data() + shape.start * kd, k_.data() + shape.first * kd,
                         bytes);
-            std::memcpy(cache.v_[layer].data() + shape.start * kd, v_.data() + shape.first * kd,
+            std::memcpy(cache.v(layer).data() + shape.start * kd, v_.data() + shape.first * kd,
                         bytes);
         }
     }
@@ -466,8 +484,8 @@ class CpuOps final : public ops::Ops {
         const int64_t N = shape.prompt, start = shape.start;
         const float* q = q_.data() + shape.first * qd;
         float* out = buf(Act::attn).data() + shape.first * qd;
-        const float* ck = cache.k_[layer].data();
-        const float* cv = cache.v_[layer].data();
+        const float* ck = cache.k(layer).data();
+        const float* cv = cache.v(layer).data();
         const int64_t group = nh / kv;
         const int64_t block = 32, blocks = (N + block - 1) / block;
         pool_.parallel_for(nh * blocks, [&](int64_t task) {
@@ -505,8 +523,8 @@ class CpuOps final : public ops::Ops {
         const int64_t nh = c_.num_heads, hd = L.hd, kv = L.kv, kd = kv * hd, qd = nh * hd;
         const int64_t R = shape.rows, W = shape.width, t0 = shape.first_canvas_row();
         const int64_t c0 = first_key, nc = shape.canvas_position0() - c0, nk = nc + W;
-        const float* ck = cache.k_[layer].data() + c0 * kd;
-        const float* cv = cache.v_[layer].data() + c0 * kd;
+        const float* ck = cache.k(layer).data() + c0 * kd;
+        const float* cv = cache.v(layer).data() + c0 * kd;
         const float* q = q_.data() + t0 * qd;
         const float* k = k_.data() + t0 * kd;
         const float* v = v_.data() + t0 * kd;
