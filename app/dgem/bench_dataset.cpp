@@ -2,6 +2,7 @@
 // report written.
 #include "bench_dataset.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "backend_factory.h"
@@ -23,10 +24,12 @@ bool is_data_output(const std::string& path) {
 void print_summary(const ds::DatasetPlan& plan, const ds::DatasetResult& r, std::ostream& out) {
     const ds::DatasetSummary& s = r.summary;
     if (s.labelled) {
-        out << "\n" << pad("question", 16) << pad("n", 7) << pad("accuracy", 10) << "ECE\n";
+        size_t id_width = 16;
+        for (const auto& q : s.questions) id_width = std::max(id_width, q.id.size() + 2);
+        out << "\n" << pad("question", id_width) << pad("n", 7) << pad("accuracy", 10) << "ECE\n";
         for (const auto& q : s.questions)
             if (q.labelled)
-                out << pad(q.id, 16) << pad(std::to_string(q.scored), 7)
+                out << pad(q.id, id_width) << pad(std::to_string(q.scored), 7)
                     << pad(pct(q.accuracy()), 10) << fixed(q.reliability().ece, 4) << "\n";
         out << "overall: " << s.correct() << " of " << s.scored() << " answers right ("
             << pct(s.accuracy()) << ")\n";

@@ -1,5 +1,6 @@
 // dgem bench -d SUITE: a dgem-format suite (policy template + variables + expected answers per
 // line) on any backend: accuracy per question and overall, mean confidence, ECE, Brier, latency.
+#include <algorithm>
 #include <iostream>
 
 #include "backend_factory.h"
@@ -118,9 +119,11 @@ int run_bench(const cli::Args& args) {
             << pad(c["correct"].get<bool>() ? "PASS" : "FAIL", 7)
             << pad(fixed(c["latency_s"].get<double>(), 3), 8) << answers << "\n";
     }
-    out << "\n" << pad("question", 16) << pad("n", 5) << pad("accuracy", 10) << "mean p\n";
+    size_t id_width = 16;
+    for (const auto& [id, q] : score.by_question) id_width = std::max(id_width, id.size() + 2);
+    out << "\n" << pad("question", id_width) << pad("n", 5) << pad("accuracy", 10) << "mean p\n";
     for (const auto& [id, q] : score.by_question)
-        out << pad(id, 16) << pad(std::to_string(q.n), 5) << pad(pct(q.accuracy), 10)
+        out << pad(id, id_width) << pad(std::to_string(q.n), 5) << pad(pct(q.accuracy), 10)
             << fixed(q.mean_confidence, 3) << "\n";
     out << "\ncases " << score.cases << ", all answers right " << score.cases_correct << " ("
         << pct(score.case_accuracy) << "); answers " << score.answers << ", right "

@@ -409,6 +409,54 @@ class TestDataset : public QObject {
         }
     }
 
+    // A question with an unmet ask_if is not asked: the row still succeeds, that question's
+    // cells stay empty, and the summary counts only the rows that asked it.
+    void askIfSkippedQuestion() {
+        const std::string policy = file("ask_if.json.tmpl", R"({
+  "schema": {
+    "questions": [
+      {"id": "team", "type": "choice", "instructions": "Which team?",
+       "options": [{"name": "billing", "description": "money"},
+                   {"name": "engineering", "description": "bugs"}]},
+      {"id": "refund", "type": "noul", "instructions": "Is a refund due?",
+       "ask_if": {"team": ["billing"]}}
+    ]
+  },
+  "state": {"text": "{{ .text }}"}
+}
+)");
+        std::string csv = "text,expected_team\n";
+        for (int i = 0; i < 8; ++i)
+            csv += "ticket number " + std::to_string(i) + (i % 2 ? ",billing\n" : ",engineering\n");
+        auto plan = ds::plan_dataset(policy, file("ask_if.csv", csv), {});
+        QVERIFY2(plan, plan ? "" : plan.error().message.c_str());
+        ds::DatasetRunInput in{
+            std::move(*plan), {}, dir_.filePath("ask_if.out.csv").toStdString(), {}};
+        in.settings.workers = 3;
+        in.settings.samples = core::Samples{false, 1};
+        in.settings.journal_path = in.output_path + ".journal.jsonl";
+        auto r = ds::run_dataset(tiny_, in, {}, {});
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QCOMPARE(r->summary.failed, size_t(0));
+        QCOMPARE(r->summary.ok, size_t(8));
+        const auto out = read_csv(slurp(QString::fromStdString(in.output_path)));
+        QCOMPARE(out.size(), size_t(9));
+        const auto& header = out[0].fields;
+        int billing = 0;
+        for (size_t i = 1; i < out.size(); ++i) {
+            const auto& cells = out[i].fields;
+            QCOMPARE(cells[column(header, "error")], std::string());
+            const std::string team = cells[column(header, "team")];
+            QVERIFY(team == "billing" || team == "engineering");
+            const bool asked = team == "billing";
+            billing += asked;
+            QCOMPARE(!cells[column(header, "refund")].empty(), asked);
+            QCOMPARE(!cells[column(header, "refund_p")].empty(), asked);
+        }
+        QCOMPARE(r->summary.questions[0].answered, 8);
+        QCOMPARE(r->summary.questions[1].answered, billing);
+    }
+
     // Cancelled part-way, then resumed: the output equals an uninterrupted run's byte for byte,
     // and the rows the journal held are not asked again.
     void cancelAndResume() {

@@ -60,6 +60,8 @@ void record_slot(const SuiteItem& item, const Decision& decision, ItemRecord& re
         const QuestionOutcome* out = nullptr;
         for (const auto& q : decision.questions)
             if (q.id == iq.id) out = &q;
+        // Not asked (its ask_if unmet): the item has no answer to it, which is no failure.
+        if (out && out->skipped) continue;
         if (!out || out->mean.size() != iq.names.size()) {
             rec.ok = false;
             rec.error = "the answer has no question \"" + iq.id + "\" with " +
