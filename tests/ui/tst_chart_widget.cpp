@@ -10,6 +10,7 @@
 #include <QChart>
 #include <QDir>
 #include <QFile>
+#include <QGraphicsSimpleTextItem>
 #include <QHBoxLayout>
 #include <QHorizontalBarSeries>
 #include <QLabel>
@@ -23,6 +24,7 @@
 #include <QToolTip>
 #include <QValueAxis>
 
+#include "charts/qt_chart.h"
 #include "core/evaluation/eval_table.h"
 #include "core/reports/report.h"
 #include "ui/bench/bench_items_model.h"
@@ -335,14 +337,20 @@ class TestChartWidget : public QObject {
             ui::ChartWidget w(empty);
             show(w);
             QVERIFY(!w.hasData());
-            auto* said = w.findChild<QLabel*>(QStringLiteral("chartNoData"));
+            const QGraphicsSimpleTextItem* said = charts::no_data_item(w.QChartView::chart());
             QVERIFY(said && said->isVisible());
             QCOMPARE(said->text(), ui::ChartWidget::noDataText());
+            // In the middle of the chart, where its axes would be.
+            const QRectF at = said->mapRectToScene(said->boundingRect());
+            QVERIFY2(
+                QLineF(at.center(), w.QChartView::chart()->sceneBoundingRect().center()).length() <
+                    2,
+                qPrintable(QString::number(at.center().x())));
             QVERIFY(w.QChartView::chart()->axes().isEmpty());
             QCOMPARE(w.binAt(w.viewport()->rect().center()), -1);
         }
         ui::ChartWidget full(reliability());
-        QVERIFY(!full.findChild<QLabel*>(QStringLiteral("chartNoData"))->isVisibleTo(&full));
+        QVERIFY(!charts::no_data_item(full.QChartView::chart()));
     }
 
     // The Bench window's wiring: a reliability bin clicked, the Items page shows exactly its
