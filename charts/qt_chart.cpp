@@ -289,7 +289,9 @@ ChartLook look_from_palette(const QPalette& palette, const QFont& font, QString 
     ChartLook look;
     look.text = palette.color(QPalette::Text);
     look.axis = palette.color(QPalette::Mid);
-    look.grid = palette.color(QPalette::Midlight);
+    // Grid lines in the text colour, faint: as quiet on a dark ground as on a light one.
+    look.grid = look.text;
+    look.grid.setAlphaF(0.18f);
     look.background = palette.color(QPalette::Base);
     look.highlight = palette.color(QPalette::Highlight);
     look.title_font = font;

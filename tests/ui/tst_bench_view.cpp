@@ -290,6 +290,13 @@ class TestBenchView : public QObject {
             QVERIFY(image.save(path));
             qInfo("saved %s", qPrintable(path));
         }
+        // No chart lies on another (the wide leaderboard has a row of its own).
+        const QList<ui::ChartWidget*> placed = w.findChildren<ui::ChartWidget*>();
+        for (const ui::ChartWidget* a : placed)
+            for (const ui::ChartWidget* b : placed)
+                QVERIFY2(a == b || !QRect(a->mapTo(&w, QPoint()), a->size())
+                                        .intersects(QRect(b->mapTo(&w, QPoint()), b->size())),
+                         (a->chart().title + " overlaps " + b->chart().title).c_str());
         ui::applyTheme(*qApp, false);
     }
 

@@ -76,6 +76,26 @@ charts::ChartLook chart_look(const Style& s) {
     return look;
 }
 
+// Removes the groups QSvgGenerator opens for a state change and closes with nothing drawn (a
+// chart has hundreds): the same picture in a quarter of the bytes.
+void drop_empty_groups(std::string& svg) {
+    std::string out;
+    out.reserve(svg.size());
+    size_t at = 0;
+    while (at < svg.size()) {
+        const size_t open = svg.find("<g ", at);
+        if (open == std::string::npos) break;
+        const size_t end = svg.find('>', open);
+        if (end == std::string::npos) break;
+        const size_t next = svg.find_first_not_of(" \t\r\n", end + 1);
+        const bool empty = next != std::string::npos && svg.compare(next, 4, "</g>") == 0;
+        out.append(svg, at, empty ? open - at : end + 1 - at);
+        at = empty ? next + 4 : end + 1;
+    }
+    out.append(svg, at, std::string::npos);
+    svg = std::move(out);
+}
+
 // Paints a device-independent report element into an SVG string.
 template <class Paint>
 std::string svg_of(int width, int height, const QString& title, Paint&& paint) {
@@ -95,6 +115,7 @@ std::string svg_of(int width, int height, const QString& title, Paint&& paint) {
     std::string svg = buffer.data().toStdString();
     // The XML declaration and doctype cannot sit inside an HTML body.
     if (auto at = svg.find("<svg"); at != std::string::npos) svg.erase(0, at);
+    drop_empty_groups(svg);
     const std::string sentinel = kSvgForeground.name().toStdString();
     for (size_t at = svg.find(sentinel); at != std::string::npos; at = svg.find(sentinel, at))
         svg.replace(at, sentinel.size(), "currentColor");
