@@ -1,6 +1,6 @@
 // The Bench view on the real tiny model through the local engine: a JevBench run fills the
 // item table and the charts with exactly the run's scored numbers (the chart values of the run's
-// report, painted by the report's painter), the run is kept and reopens
+// report, shown as the Qt Charts chart the report paints), the run is kept and reopens
 // with the same scores, a cancelled run resumes to one record per item with the same
 // probabilities as an uninterrupted run, and a broken suite file is refused with its line.
 #include <QApplication>
