@@ -29,6 +29,9 @@ constexpr int kRoleKey = 0, kSeriesKey = 1, kPointKey = 2;
 const QString kNoDataRole = QStringLiteral("no-data");
 const QString kPointLabelRole = QStringLiteral("point-label");
 constexpr double kAnnotationZ = 1000;  // above the series
+// Marks in orange on either scheme: the series colours start with blue, a palette's highlight
+// is often blue too.
+const QColor kMarkColor(230, 120, 20);
 
 QString qstr(const std::string& s) {
     return QString::fromStdString(s);
@@ -267,7 +270,7 @@ void buildXy(QChart* chart, const ReportChart& c, const ChartLook& look) {
         line->append(mark.x, c.min);
         line->append(mark.x, c.max);
         chart->addSeries(line);
-        line->setPen(QPen(look.highlight, 1.2, Qt::DashLine));
+        line->setPen(QPen(look.mark, 1.2, Qt::DashLine));
     }
     addAxis(chart, xAxis(c), Qt::AlignBottom, c.x_title, look);
     if (c.log_y) {
@@ -294,6 +297,7 @@ ChartLook look_from_palette(const QPalette& palette, const QFont& font, QString 
     look.grid.setAlphaF(0.18f);
     look.background = palette.color(QPalette::Base);
     look.highlight = palette.color(QPalette::Highlight);
+    look.mark = kMarkColor;
     look.title_font = font;
     look.title_font.setBold(true);
     look.label_font = font;

@@ -26,11 +26,12 @@ namespace charts {
 
 // Colours and fonts: the Studio's come from its palette and font, a report's from its page.
 struct ChartLook {
-    QColor text;        // title, labels, legend, value labels, error whiskers, marks
+    QColor text;        // title, labels, legend, value labels, error whiskers
     QColor axis;        // axis lines
     QColor grid;        // grid lines
     QColor background;  // the chart's ground; transparent: none (an SVG on an HTML page)
     QColor highlight;   // highlighted bars
+    QColor mark;        // marks (p50, p95, a suggested threshold): apart from every series
     QFont title_font;
     QFont label_font;
     QString no_data_text;  // what a chart without data says

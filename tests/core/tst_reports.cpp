@@ -671,6 +671,15 @@ class TestReports : public QObject {
         QCOMPARE(text.count(QString::fromStdString(no_data)), 2);
         QVERIFY2(!text.contains(QStringLiteral("milliseconds")), qPrintable(text));
         QCOMPARE(rep::to_html(r), slurp(html));
+        // The PDF too, but for the time it was written.
+        const auto undated = [](std::string bytes) {
+            const size_t at = bytes.find("/CreationDate (");
+            if (at != std::string::npos) bytes.erase(at, bytes.find(')', at) + 1 - at);
+            return bytes;
+        };
+        const auto again = rep::to_pdf(r, rep::PageSize::A4);
+        QVERIFY(again.ok());
+        QCOMPARE(undated(*again), undated(slurp(pdf)));
     }
 
     void badPathsAndFormats() {
@@ -740,6 +749,9 @@ class TestReports : public QObject {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const char* k : {"DGEM_URL", "DGEM_TOKEN", "DGEM_SERVER_KEY", "API_KEY"})
             env.remove(k);
+        // As on a server: no display and no Qt platform named. dgem draws the reports' charts
+        // (Qt Charts) offscreen by itself.
+        for (const char* k : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"}) env.remove(k);
         env.insert("HOME", home.path());
         env.insert("XDG_CONFIG_HOME", home.path() + "/.config");
         QProcessEnvironment server_env = env;
@@ -794,6 +806,11 @@ class TestReports : public QObject {
             QVERIFY2(text.find("Secret") == std::string::npos, qPrintable(f));
         }
         QVERIFY(!outputs.contains(QStringLiteral("Secret")));
+        // The bench report's charts are there (reliability, latency, accuracy, leaderboard...).
+        const QString bench_html = QString::fromStdString(slurp(home.filePath("bench.html")));
+        QVERIFY2(bench_html.count(QStringLiteral("<svg")) >= 5,
+                 qPrintable(QString::number(bench_html.count(QStringLiteral("<svg")))));
+        QVERIFY(bench_html.contains(QStringLiteral(">Leaderboard (JevBench")));
 
         // A bad -o fails before any work, naming the path and the accepted formats.
         const Run bad =

@@ -68,6 +68,7 @@ charts::ChartLook chart_look(const Style& s) {
     look.grid = s.grid;
     look.background = Qt::transparent;
     look.highlight = s.highlight;
+    look.mark = s.highlight;
     look.title_font = font_of(9, true);
     look.title_font.setPixelSize(12);
     look.label_font = font_of(7.5);
