@@ -329,6 +329,44 @@ class TestChartWidget : public QObject {
         QCOMPARE(csv, QString::fromStdString(report::chart_csv(w.chart())));
     }
 
+    // The reports' path (charts::render_chart: the chart built anew and painted outside any
+    // view) draws what the Studio shows, pixel for pixel, given the Studio's look: a bar chart,
+    // a line chart with point labels and a chart without data.
+    void reportPathDrawsWhatTheViewShows() {
+        std::map<std::string, core::eval::GroupStats> tiers;
+        tiers["easy"].n = 8;
+        tiers["easy"].accuracy = 0.375;
+        tiers["hard"].n = 4;
+        tiers["hard"].accuracy = 0.75;
+        for (const report::ReportChart& chart : {report::accuracy_chart(tiers, "Accuracy by tier"),
+                                                 reliability(), report::latency_chart({})}) {
+            ui::ChartWidget w(chart);
+            show(w);
+            QApplication::processEvents();  // the point labels follow the laid-out plot
+            const QImage shown = w.image().convertToFormat(QImage::Format_ARGB32);
+            QImage painted(shown.size(), QImage::Format_ARGB32_Premultiplied);
+            painted.fill(w.palette().color(QPalette::Base));
+            {
+                QPainter p(&painted);
+                p.setRenderHint(QPainter::Antialiasing);
+                charts::render_chart(p, QRectF(QPointF(0, 0), QSizeF(w.size())), w.chart(),
+                                     charts::look_from_palette(w.palette(), w.font(),
+                                                               ui::ChartWidget::noDataText()));
+            }
+            int differing = 0, inked = 0;
+            const QImage drawn = painted.convertToFormat(QImage::Format_ARGB32);
+            const QRgb ground = w.palette().color(QPalette::Base).rgba();
+            for (int y = 0; y < shown.height(); ++y)
+                for (int x = 0; x < shown.width(); ++x) {
+                    differing += shown.pixel(x, y) != drawn.pixel(x, y);
+                    inked += drawn.pixel(x, y) != ground;
+                }
+            QVERIFY2(inked > 400, qPrintable(QString::number(inked)));  // a picture, not a blank
+            QVERIFY2(differing == 0, qPrintable(QString::fromStdString(chart.title) + ": " +
+                                                QString::number(differing) + " pixels differ"));
+        }
+    }
+
     // No data: a line saying so, no axes, nothing to hover.
     void noDataSaysSo() {
         for (const report::ReportChart& empty :
