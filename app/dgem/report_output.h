@@ -22,8 +22,9 @@ struct ReportTarget {
 std::vector<cli::OptionSpec> report_options(const std::string& what);
 // nullopt without -o; errors name the path or flag and what is accepted.
 engine::Result<std::optional<ReportTarget>> report_target(const cli::Args& args);
-// HTML and PDF paint text: the GUI application (offscreen) must exist before anything else makes
-// a QCoreApplication. main() calls this for every command.
+// HTML and PDF paint text and Qt Charts: the QApplication (offscreen) must exist before anything
+// else makes a QCoreApplication. main() calls this for every command; only a command writing an
+// HTML or PDF report makes one.
 void prepare_report_application(const cli::Args& args);
 // Writes the report; prints "report written to PATH (format)" on stderr.
 engine::Result<void> write_report(const ReportTarget& target, const core::report::Report& report);

@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -169,6 +170,19 @@ QString page_size_of(const QString& pdf) {
     auto m = QRegularExpression("Page size:\\s+([0-9.]+ x [0-9.]+)")
                  .match(run_program("pdfinfo", {pdf}).out);
     return m.hasMatch() ? m.captured(1) : QString();
+}
+
+// The text of every <text> element of an SVG, in document order (empty ones left out).
+std::vector<std::string> svg_texts(const std::string& svg) {
+    std::vector<std::string> out;
+    QXmlStreamReader xml(QByteArray::fromStdString(svg));
+    while (!xml.atEnd())
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"text") {
+            const QString text =
+                xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+            if (!text.isEmpty()) out.push_back(text.toStdString());
+        }
+    return out;
 }
 
 // Share of pixels that are not (near) white.
@@ -624,6 +638,50 @@ class TestReports : public QObject {
         }
     }
 
+    // A chart without data says so where its axes would be, in the HTML's SVG and in the PDF
+    // alike: its title and that line, no tick labels, no axis titles. Reports paint their charts
+    // as the Studio's views show them (charts::render_chart, Qt Charts), so the same chart with
+    // data has its axes' ticks and titles. The same report renders to the same bytes.
+    void chartWithoutDataSaysSo() {
+        const std::string no_data(rep::kNoDataText);
+        QCOMPARE(svg_texts(rep::chart_svg(rep::latency_chart({}), 900, 300)),
+                 (std::vector<std::string>{"Latency", no_data}));
+        QCOMPARE(svg_texts(rep::chart_svg(rep::accuracy_chart({}, "Accuracy by tier"), 900, 300)),
+                 (std::vector<std::string>{"Accuracy by tier", no_data}));
+        const auto full =
+            svg_texts(rep::chart_svg(rep::latency_chart({0.010, 0.012, 0.020}), 900, 300));
+        for (const char* want : {"Latency", "milliseconds", "items", "p50 12.0 ms"})
+            QVERIFY2(std::find(full.begin(), full.end(), want) != full.end(), want);
+        QVERIFY2(full.size() >= 12, qPrintable(QString::number(full.size())));  // and the ticks
+        QVERIFY(std::find(full.begin(), full.end(), no_data) == full.end());
+
+        rep::Report r;
+        r.title = "Empty charts";
+        r.provenance = provenance();
+        r.data = {{"report_version", 1}};
+        rep::Section s;
+        s.title = "Charts";
+        s.charts = {rep::latency_chart({}), rep::accuracy_chart({}, "Accuracy by tier")};
+        r.sections.push_back(s);
+        const QString html = tmp_.filePath("empty-charts.html"), pdf = tmp_.filePath("empty.pdf");
+        QVERIFY(rep::write_report(r, html.toStdString(), rep::Format::Html).ok());
+        QVERIFY(rep::write_report(r, pdf.toStdString(), rep::Format::Pdf).ok());
+        QCOMPARE(QString::fromStdString(slurp(html)).count(QString::fromStdString(no_data)), 2);
+        const QString text = pdftotext(pdf);
+        QCOMPARE(text.count(QString::fromStdString(no_data)), 2);
+        QVERIFY2(!text.contains(QStringLiteral("milliseconds")), qPrintable(text));
+        QCOMPARE(rep::to_html(r), slurp(html));
+        // The PDF too, but for the time it was written.
+        const auto undated = [](std::string bytes) {
+            const size_t at = bytes.find("/CreationDate (");
+            if (at != std::string::npos) bytes.erase(at, bytes.find(')', at) + 1 - at);
+            return bytes;
+        };
+        const auto again = rep::to_pdf(r, rep::PageSize::A4);
+        QVERIFY(again.ok());
+        QCOMPARE(undated(*again), undated(slurp(pdf)));
+    }
+
     void badPathsAndFormats() {
         auto f = rep::format_for_path("/tmp/out/report.docx", std::nullopt);
         QVERIFY(!f.ok());
@@ -691,6 +749,9 @@ class TestReports : public QObject {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const char* k : {"DGEM_URL", "DGEM_TOKEN", "DGEM_SERVER_KEY", "API_KEY"})
             env.remove(k);
+        // As on a server: no display and no Qt platform named. dgem draws the reports' charts
+        // (Qt Charts) offscreen by itself.
+        for (const char* k : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"}) env.remove(k);
         env.insert("HOME", home.path());
         env.insert("XDG_CONFIG_HOME", home.path() + "/.config");
         QProcessEnvironment server_env = env;
@@ -745,6 +806,11 @@ class TestReports : public QObject {
             QVERIFY2(text.find("Secret") == std::string::npos, qPrintable(f));
         }
         QVERIFY(!outputs.contains(QStringLiteral("Secret")));
+        // The bench report's charts are there (reliability, latency, accuracy, leaderboard...).
+        const QString bench_html = QString::fromStdString(slurp(home.filePath("bench.html")));
+        QVERIFY2(bench_html.count(QStringLiteral("<svg")) >= 5,
+                 qPrintable(QString::number(bench_html.count(QStringLiteral("<svg")))));
+        QVERIFY(bench_html.contains(QStringLiteral(">Leaderboard (JevBench")));
 
         // A bad -o fails before any work, naming the path and the accepted formats.
         const Run bad =

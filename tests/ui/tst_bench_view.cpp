@@ -1,6 +1,6 @@
 // The Bench view on the real tiny model through the local engine: a JevBench run fills the
 // item table and the charts with exactly the run's scored numbers (the chart values of the run's
-// report, painted by the report's painter), the run is kept and reopens
+// report, shown as the Qt Charts chart the report paints), the run is kept and reopens
 // with the same scores, a cancelled run resumes to one record per item with the same
 // probabilities as an uninterrupted run, and a broken suite file is refused with its line.
 #include <QApplication>
@@ -290,6 +290,13 @@ class TestBenchView : public QObject {
             QVERIFY(image.save(path));
             qInfo("saved %s", qPrintable(path));
         }
+        // No chart lies on another (the wide leaderboard has a row of its own).
+        const QList<ui::ChartWidget*> placed = w.findChildren<ui::ChartWidget*>();
+        for (const ui::ChartWidget* a : placed)
+            for (const ui::ChartWidget* b : placed)
+                QVERIFY2(a == b || !QRect(a->mapTo(&w, QPoint()), a->size())
+                                        .intersects(QRect(b->mapTo(&w, QPoint()), b->size())),
+                         (a->chart().title + " overlaps " + b->chart().title).c_str());
         ui::applyTheme(*qApp, false);
     }
 

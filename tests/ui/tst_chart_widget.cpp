@@ -10,6 +10,7 @@
 #include <QChart>
 #include <QDir>
 #include <QFile>
+#include <QGraphicsSimpleTextItem>
 #include <QHBoxLayout>
 #include <QHorizontalBarSeries>
 #include <QLabel>
@@ -23,6 +24,7 @@
 #include <QToolTip>
 #include <QValueAxis>
 
+#include "charts/qt_chart.h"
 #include "core/evaluation/eval_table.h"
 #include "core/reports/report.h"
 #include "ui/bench/bench_items_model.h"
@@ -327,6 +329,44 @@ class TestChartWidget : public QObject {
         QCOMPARE(csv, QString::fromStdString(report::chart_csv(w.chart())));
     }
 
+    // The reports' path (charts::render_chart: the chart built anew and painted outside any
+    // view) draws what the Studio shows, pixel for pixel, given the Studio's look: a bar chart,
+    // a line chart with point labels and a chart without data.
+    void reportPathDrawsWhatTheViewShows() {
+        std::map<std::string, core::eval::GroupStats> tiers;
+        tiers["easy"].n = 8;
+        tiers["easy"].accuracy = 0.375;
+        tiers["hard"].n = 4;
+        tiers["hard"].accuracy = 0.75;
+        for (const report::ReportChart& chart : {report::accuracy_chart(tiers, "Accuracy by tier"),
+                                                 reliability(), report::latency_chart({})}) {
+            ui::ChartWidget w(chart);
+            show(w);
+            QApplication::processEvents();  // the point labels follow the laid-out plot
+            const QImage shown = w.image().convertToFormat(QImage::Format_ARGB32);
+            QImage painted(shown.size(), QImage::Format_ARGB32_Premultiplied);
+            painted.fill(w.palette().color(QPalette::Base));
+            {
+                QPainter p(&painted);
+                p.setRenderHint(QPainter::Antialiasing);
+                charts::render_chart(p, QRectF(QPointF(0, 0), QSizeF(w.size())), w.chart(),
+                                     charts::look_from_palette(w.palette(), w.font(),
+                                                               ui::ChartWidget::noDataText()));
+            }
+            int differing = 0, inked = 0;
+            const QImage drawn = painted.convertToFormat(QImage::Format_ARGB32);
+            const QRgb ground = w.palette().color(QPalette::Base).rgba();
+            for (int y = 0; y < shown.height(); ++y)
+                for (int x = 0; x < shown.width(); ++x) {
+                    differing += shown.pixel(x, y) != drawn.pixel(x, y);
+                    inked += drawn.pixel(x, y) != ground;
+                }
+            QVERIFY2(inked > 400, qPrintable(QString::number(inked)));  // a picture, not a blank
+            QVERIFY2(differing == 0, qPrintable(QString::fromStdString(chart.title) + ": " +
+                                                QString::number(differing) + " pixels differ"));
+        }
+    }
+
     // No data: a line saying so, no axes, nothing to hover.
     void noDataSaysSo() {
         for (const report::ReportChart& empty :
@@ -335,14 +375,20 @@ class TestChartWidget : public QObject {
             ui::ChartWidget w(empty);
             show(w);
             QVERIFY(!w.hasData());
-            auto* said = w.findChild<QLabel*>(QStringLiteral("chartNoData"));
+            const QGraphicsSimpleTextItem* said = charts::no_data_item(w.QChartView::chart());
             QVERIFY(said && said->isVisible());
             QCOMPARE(said->text(), ui::ChartWidget::noDataText());
+            // In the middle of the chart, where its axes would be.
+            const QRectF at = said->mapRectToScene(said->boundingRect());
+            QVERIFY2(
+                QLineF(at.center(), w.QChartView::chart()->sceneBoundingRect().center()).length() <
+                    2,
+                qPrintable(QString::number(at.center().x())));
             QVERIFY(w.QChartView::chart()->axes().isEmpty());
             QCOMPARE(w.binAt(w.viewport()->rect().center()), -1);
         }
         ui::ChartWidget full(reliability());
-        QVERIFY(!full.findChild<QLabel*>(QStringLiteral("chartNoData"))->isVisibleTo(&full));
+        QVERIFY(!charts::no_data_item(full.QChartView::chart()));
     }
 
     // The Bench window's wiring: a reliability bin clicked, the Items page shows exactly its

@@ -200,13 +200,25 @@ void BenchChartsPage::setCharts(std::vector<core::report::ReportChart> made,
                                 std::optional<size_t> wide_at) {
     qDeleteAll(views_);
     views_.clear();
+    // Two charts a row; the wide one has a row of its own, and the charts after it continue
+    // below it (never in its row, where they would lie on top of it).
+    int row = 0, column = 0;
     for (size_t i = 0; i < made.size(); ++i) {
         const bool wide = wide_at && *wide_at == i;
         auto* view = new ChartWidget(std::move(made[i]));
         // The latency histogram is the chart worth zooming into (a long tail).
         view->setZoomable(view->chart().y_title == "items");
-        const int row = static_cast<int>(wide ? (i + 1) / 2 : i / 2);
-        grid_->addWidget(view, row, wide ? 0 : static_cast<int>(i % 2), 1, wide ? 2 : 1);
+        if (wide && column != 0) {
+            ++row;
+            column = 0;
+        }
+        grid_->addWidget(view, row, column, 1, wide ? 2 : 1);
+        if (wide || column == 1) {
+            ++row;
+            column = 0;
+        } else {
+            column = 1;
+        }
         views_.push_back(view);
         QObject::connect(view, &ChartWidget::itemsChosen, this,
                          [this, view](const QStringList& items, const QString& what) {

@@ -6,7 +6,6 @@
 #include <QClipboard>
 #include <QContextMenuEvent>
 #include <QFileDialog>
-#include <QLabel>
 #include <QMenu>
 #include <QMimeData>
 #include <QPainter>
@@ -17,7 +16,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/charts/chart_builder.h"
+#include "charts/qt_chart.h"
 
 namespace ui {
 
@@ -59,10 +58,6 @@ ChartWidget::ChartWidget(QWidget* parent) : QChartView(parent) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
-    no_data_ = new QLabel(noDataText(), this);
-    no_data_->setObjectName(QStringLiteral("chartNoData"));
-    no_data_->setAlignment(Qt::AlignCenter);
-    no_data_->setAttribute(Qt::WA_TransparentForMouseEvents);
     reset_ = new QToolButton(this);
     reset_->setObjectName(QStringLiteral("chartResetZoom"));
     reset_->setText(tr("Reset zoom"));
@@ -93,9 +88,9 @@ void ChartWidget::setChart(ReportChart chart) {
 
 void ChartWidget::rebuild() {
     QChart* old = QChartView::chart();
-    QChartView::setChart(build_qchart(chart_, palette()));
+    QChartView::setChart(
+        charts::build_qchart(chart_, charts::look_from_palette(palette(), font(), noDataText())));
     delete old;
-    no_data_->setVisible(!hasData());
     placeOverlays();
 }
 
@@ -109,7 +104,7 @@ void ChartWidget::resetZoom() {
 }
 
 bool ChartWidget::hasData() const {
-    return chart_has_data(chart_);
+    return charts::chart_has_data(chart_);
 }
 
 bool ChartWidget::darkPalette() const {
@@ -129,7 +124,6 @@ QSize ChartWidget::minimumSizeHint() const {
 }
 
 void ChartWidget::placeOverlays() {
-    no_data_->setGeometry(rect());
     reset_->setVisible(zoomable_ && hasData());
     reset_->adjustSize();
     reset_->move(width() - reset_->width() - 6, 6);
@@ -150,7 +144,7 @@ void ChartWidget::changeEvent(QEvent* event) {
 
 int ChartWidget::binAt(const QPoint& pos) const {
     QChart* c = QChartView::chart();
-    QAbstractSeries* anchor = anchor_series(c);
+    QAbstractSeries* anchor = charts::anchor_series(c);
     if (!anchor || !hasData()) return -1;
     const QPointF scene = mapToScene(pos);
     if (!c->plotArea().contains(c->mapFromScene(scene))) return -1;
@@ -186,7 +180,7 @@ int ChartWidget::binAt(const QPoint& pos) const {
 QPoint ChartWidget::binCenter(int bin) const {
     const std::vector<ChartBin> bins = effectiveBins(chart_);
     QChart* c = QChartView::chart();
-    QAbstractSeries* anchor = anchor_series(c);
+    QAbstractSeries* anchor = charts::anchor_series(c);
     if (bin < 0 || static_cast<size_t>(bin) >= bins.size() || !anchor) return {};
     const ChartBin& b = bins[static_cast<size_t>(bin)];
     QPointF value;

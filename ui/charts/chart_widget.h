@@ -1,7 +1,7 @@
 #pragma once
 // One chart in a view, interactive: a core::report::ReportChart value (built by core::report from
 // the scored results, the same value a report of the run holds) shown as a Qt Charts chart
-// (chart_builder.h). A reader can ask it things:
+// (charts/qt_chart.h, the chart a report paints). A reader can ask it things:
 //   hover   a tooltip with the bin or bar under the pointer: its range, exact value, count and,
 //           for charts built with their items, the item ids;
 //   click   emits itemsChosen with that bin's items (the window filters its table to them); a
@@ -9,14 +9,13 @@
 //   zoom    (setZoomable: the latency and per-item charts) the wheel zooms, a drag pans, the
 //           "Reset zoom" button restores the whole range;
 //   menu    copy the chart as an image, save it as PNG or SVG, copy its data as CSV.
-// A chart without data says so instead of drawing empty axes.
+// A chart without data says so instead of drawing empty axes (the chart's own text, as in reports).
 
 #include <QChartView>
 #include <QStringList>
 
 #include "core/reports/report.h"
 
-class QLabel;
 class QToolButton;
 
 namespace ui {
@@ -89,7 +88,6 @@ class ChartWidget : public QChartView {
     QString hover_text_;
     QPoint press_at_, last_drag_;
     bool dragging_ = false;
-    QLabel* no_data_ = nullptr;
     QToolButton* reset_ = nullptr;
 };
 

@@ -1,13 +1,13 @@
 // Formats, provenance and the atomic write every report goes through.
 
 #include <QDateTime>
-#include <QGuiApplication>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 
 #include "base/text.h"
+#include "charts/qt_chart.h"
 #include "core/evaluation/eval_runner.h"
 #include "report_internal.h"
 
@@ -96,13 +96,7 @@ std::string percent(double p, int decimals) {
 }
 
 bool ensure_gui_application() {
-    if (auto* app = QCoreApplication::instance()) return qobject_cast<QGuiApplication*>(app);
-    // The CLI draws charts and pages without a display.
-    static int argc = 3;
-    static char name[] = "dgem", flag[] = "-platform", platform[] = "offscreen";
-    static char* argv[] = {name, flag, platform, nullptr};
-    static QGuiApplication* app = new QGuiApplication(argc, argv);  // lives for the process
-    return app != nullptr;
+    return charts::ensure_application();  // charts are Qt Charts: a QApplication
 }
 
 Result<void> write_report(const Report& report, const std::string& path, Format format,

@@ -28,6 +28,7 @@ ojson base_data(Kind kind, const std::string& title, const Provenance& provenanc
 namespace core::report::detail {
 // The height a chart or a question block takes at `width` (points), for page layout and SVG.
 double chart_height(const ReportChart& chart, double width);
+double bars_height(size_t categories, bool titled);  // a horizontal bar chart's
 double question_height(const QuestionBlock& question);
 }  // namespace core::report::detail
 

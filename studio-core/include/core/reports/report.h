@@ -10,12 +10,14 @@
 //   CSV   RFC 4180, UTF-8 with a byte-order mark, one row per item and question;
 //   JSON  the full data with "report_version" (the schema is described in the README).
 //
-// Charts are values too (ReportChart) and are painted by one function (paint_chart) into the SVG
-// of the HTML, the PDF's pages and the Studio's preview. Nothing here reads a secret: an endpoint
+// Charts are values too (ReportChart, core/reports/chart.h). The HTML's SVG, the PDF's pages and
+// the Studio's preview paint them as the Qt Charts chart the Studio's views show
+// (charts/qt_chart.h: one definition of every chart). Nothing here reads a secret: an endpoint
 // appears only as Backend::describe() gives it.
 //
-// HTML, PDF and the page preview paint text, so they need a QGuiApplication (the CLI makes one on
-// the offscreen platform: ensure_gui_application); CSV and JSON need nothing.
+// HTML, PDF and the page preview paint text and Qt Charts (QGraphicsWidgets), so they need a
+// QApplication (the CLI makes one on the offscreen platform: ensure_gui_application); CSV and JSON
+// need nothing.
 
 #include <optional>
 #include <string>
@@ -32,6 +34,7 @@
 #include "core/evaluation/eval_suite.h"
 #include "core/images/images.h"
 #include "core/policy/schema.h"
+#include "core/reports/chart.h"
 
 class QImage;
 class QPainter;
@@ -67,67 +70,6 @@ struct Provenance {
 Provenance make_provenance(std::string program, std::string endpoint, std::string model);
 
 // ---- the document ----------------------------------------------------------------------
-
-// A chart as values. Category charts draw one bar per category and set (vertical, or horizontal
-// with the first category on top), optionally with an error bar per value; XY charts draw
-// lines or points on linear axes (or a log Y axis). Marks are labelled vertical lines.
-struct ChartSet {
-    std::string name;
-    std::vector<double> values;  // one per category
-    std::vector<double> errors;  // empty, or one per category (half-width of the error bar)
-};
-struct ChartSeries {
-    std::string name;
-    bool line = true;  // false: points only
-    std::vector<std::pair<double, double>> points;
-    std::vector<std::string> point_labels;  // empty, or one per point (drawn beside it)
-};
-struct ChartMark {
-    double x = 0;  // an X value, or a fractional category index
-    std::string label;
-};
-// One part of a chart a reader can point at: a category's bar, a histogram's or a reliability
-// diagram's bin, an item's point. The Studio's interactive charts show it on hover (its label,
-// value and count, and the items it holds) and filter their table to `items` on a click; the
-// files ignore it (their bytes do not depend on it).
-struct ChartBin {
-    std::string label;               // "0.8–0.9", "hard (41)", "120–135 ms", an item id
-    double lo = 0, hi = 0;           // the X range it covers; a category index (lo == hi) for bars
-    double value = 0;                // the bar's height, the bin's accuracy, the point's Y
-    int count = 0;                   // how many items the value stands for
-    std::vector<std::string> items;  // their ids (empty when the chart was built without them)
-};
-// An item placed on a chart's X axis: its confidence on a reliability diagram, its latency in
-// seconds on a latency histogram.
-struct ChartItem {
-    std::string id;
-    double x = 0;
-};
-struct ReportChart {
-    enum class Kind { Category, Xy } kind = Kind::Category;
-    std::string title;
-    std::string x_title, y_title;
-    std::string value_suffix;  // appended to value labels: "%", " ms"
-    int value_decimals = 1;
-    // category charts
-    std::vector<std::string> categories;
-    std::vector<ChartSet> sets;
-    std::vector<int> highlighted;  // categories drawn in the highlight colour (or outlined)
-    // One colour per category (a question's labels: the same colours as its draw strip); the
-    // highlighted categories are then outlined and their names set in bold.
-    bool color_per_category = false;
-    bool horizontal = false;
-    bool show_values = true;
-    // XY charts
-    std::vector<ChartSeries> series;
-    bool log_y = false;
-    std::vector<std::string> x_labels;  // optional: a label per integer X from 0
-    // both
-    double min = 0, max = 1;  // the value axis (Y; X of a horizontal chart)
-    double x_min = 0, x_max = 1;
-    std::vector<ChartMark> marks;
-    std::vector<ChartBin> bins;  // what hover and click find (see ChartBin)
-};
 
 // One question of a decision: every label's bar with its error bar, and the noise draws.
 struct QuestionBlock {
@@ -283,7 +225,7 @@ std::vector<QImage> render_pages(const Report& report, PageSize page_size, int d
 Result<void> write_report(const Report& report, const std::string& path, Format format,
                           PageSize page_size = PageSize::A4);
 
-// Paints `chart` into `rect`. `dark`: light text on a dark background.
+// Paints `chart` into `rect` (charts::render_chart in the report's look). `dark`: light text.
 void paint_chart(QPainter& painter, const QRectF& rect, const ReportChart& chart, bool dark);
 // Paints a question's bars, error bars and draw strip into `rect`.
 void paint_question(QPainter& painter, const QRectF& rect, const QuestionBlock& question,
@@ -292,8 +234,8 @@ void paint_question(QPainter& painter, const QRectF& rect, const QuestionBlock& 
 std::string chart_svg(const ReportChart& chart, int width, int height);
 std::string question_svg(const QuestionBlock& question, int width);
 
-// Creates a QGuiApplication on the offscreen platform when no application exists yet (the CLI);
-// false when a non-GUI application already exists.
+// Creates a QApplication on the offscreen platform when no application exists yet (the CLI);
+// false when an application without widgets already exists (charts cannot be drawn then).
 bool ensure_gui_application();
 
 // "73.4%": a probability as the Studio's cards show it.
