@@ -14,6 +14,7 @@
 #include "core/policy/policy.h"
 #include "data_paths.h"
 #include "decision_input.h"
+#include "engine/generation_width.h"
 
 namespace {
 
@@ -102,13 +103,13 @@ void print_plan(const core::CanvasPlan& plan, const core::Schema& schema,
 }
 
 // The prompt the comparison's generative side sends for this input, as the local engine
-// tokenizes it, and the canvas width its generation uses (min(canvas length, token budget)).
+// tokenizes it, and the canvas width the engine's generation of it uses.
 nlohmann::json generative_json(const dgem::DecisionInput& input, const engine::Tokenizer& tok,
                                int canvas_length) {
     const auto request = core::compare::generative_request(input.schema, input.state, input.seed);
     return {{"prompt_ids", tok.encode(core::render_chat(request.messages))},
             {"max_tokens", request.max_tokens},
-            {"width", std::min(canvas_length, request.max_tokens)}};
+            {"width", engine::generation_canvas_width(canvas_length, 0, request.max_tokens)}};
 }
 
 // --batch FILE: one JSON object of template variables per line, each planned as -d would plan

@@ -33,6 +33,7 @@
 #include "base/time.h"
 #include "driver/drivers.h"
 #include "driver/rng.h"
+#include "engine/generation_width.h"
 
 namespace engine::driver {
 namespace {
@@ -110,9 +111,7 @@ Result<GenerationResult> generate(backend::ComputeBackend& backend, util::Thread
     const int max_new =
         request.max_new_tokens > 0 ? request.max_new_tokens : defaults.max_new_tokens;
     if (max_new <= 0) return bad_input("generate: max_new_tokens must be positive");
-    // The canvas width rule of the header comment: explicit, else min(config, max_new_tokens).
-    const int W =
-        request.canvas_length > 0 ? request.canvas_length : std::min(c.canvas_length, max_new);
+    const int W = generation_canvas_width(c.canvas_length, request.canvas_length, max_new);
     if (W <= 0) return bad_input("generate: the canvas length must be positive");
     std::vector<TokenId> stop_ids = request.stop_ids;
     if (stop_ids.empty()) stop_ids = defaults.eos_token_ids;
