@@ -363,7 +363,9 @@ void MainWindow::onFailed(const engine::Error& error) {
     Q_EMIT runFinished(false);
 }
 
-CalibrateDialog* MainWindow::calibrateDialog() const { return calibrate_dialog_.data(); }
+CalibrateDialog* MainWindow::calibrateDialog() const {
+    return calibrate_dialog_.data();
+}
 
 CalibrateDialog* MainWindow::calibrate(std::vector<core::eval::CalibrationItem> items,
                                        const QString& source) {
