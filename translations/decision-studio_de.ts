@@ -398,6 +398,140 @@
             <numerusform>%n Einträge aus %1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Calibrate…</source>
+        <translation>Kalibrieren…</translation>
+    </message>
+    <message>
+        <source>Fit the open policy&apos;s temperature from this run&apos;s labelled questions</source>
+        <translation>Die Temperatur der geöffneten Richtlinie aus den beschrifteten Fragen dieses Laufs anpassen</translation>
+    </message>
+</context>
+<context>
+    <name>ui::CalibrateDialog</name>
+    <message>
+        <source>Calibrate — Decision Studio</source>
+        <translation>Kalibrieren — Decision Studio</translation>
+    </message>
+    <message numerus="yes">
+        <source>Fits the temperature per question type on %n labelled question(s) of %1 by minimising the held-out negative log-likelihood of the expected answer (a proper scoring rule: it is lowest when the probabilities mean what they say; a temperature never changes an answer). The figures are measured on the held-out folds.</source>
+        <translation>
+            <numerusform>Passt die Temperatur je Fragetyp an %n beschriftete Frage aus %1 an, indem die zurückgehaltene negative Log-Likelihood der erwarteten Antwort minimiert wird (eine echte Bewertungsregel: sie ist am kleinsten, wenn die Wahrscheinlichkeiten meinen, was sie sagen; eine Temperatur ändert nie eine Antwort). Die Werte werden auf den zurückgehaltenen Teilen gemessen.</numerusform>
+            <numerusform>Passt die Temperatur je Fragetyp an %n beschriftete Fragen aus %1 an, indem die zurückgehaltene negative Log-Likelihood der erwarteten Antwort minimiert wird (eine echte Bewertungsregel: sie ist am kleinsten, wenn die Wahrscheinlichkeiten meinen, was sie sagen; eine Temperatur ändert nie eine Antwort). Die Werte werden auf den zurückgehaltenen Teilen gemessen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Fitting…</source>
+        <translation>Anpassung läuft…</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>Fragen</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>Search range</source>
+        <translation>Suchbereich</translation>
+    </message>
+    <message>
+        <source>NLL</source>
+        <translation>NLL</translation>
+    </message>
+    <message>
+        <source>Brier</source>
+        <translation>Brier</translation>
+    </message>
+    <message>
+        <source>ECE</source>
+        <translation>ECE</translation>
+    </message>
+    <message>
+        <source>&amp;Write into policy</source>
+        <translation>In Richtlinie &amp;schreiben</translation>
+    </message>
+    <message>
+        <source>Cancel fit</source>
+        <translation>Anpassung abbrechen</translation>
+    </message>
+    <message>
+        <source>Cancelled: nothing was fitted or written.</source>
+        <translation>Abgebrochen: nichts wurde angepasst oder geschrieben.</translation>
+    </message>
+    <message>
+        <source>The fit failed: %1</source>
+        <translation>Die Anpassung ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>not fitted</source>
+        <translation>nicht angepasst</translation>
+    </message>
+    <message>
+        <source>at its edge</source>
+        <translation>am Rand</translation>
+    </message>
+    <message>
+        <source>inside</source>
+        <translation>innerhalb</translation>
+    </message>
+    <message>
+        <source>1 (kept)</source>
+        <translation>1 (beibehalten)</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>alle</translation>
+    </message>
+    <message>
+        <source>%1-fold cross-validation; the value written is the fit on every question of its type.</source>
+        <translation>%1-fache Kreuzvalidierung; geschrieben wird die Anpassung an alle Fragen des Typs.</translation>
+    </message>
+    <message>
+        <source>Nothing was fitted: every question type has too few labelled questions. The policy is left as it is.</source>
+        <translation>Nichts wurde angepasst: jeder Fragetyp hat zu wenige beschriftete Fragen. Die Richtlinie bleibt unverändert.</translation>
+    </message>
+    <message>
+        <source>Every fit landed inside its search range %1.</source>
+        <translation>Jede Anpassung liegt innerhalb ihres Suchbereichs %1.</translation>
+    </message>
+    <message>
+        <source>A fit ended at the edge of its search range %1: the best temperature may lie beyond it.</source>
+        <translation>Eine Anpassung endete am Rand ihres Suchbereichs %1: die beste Temperatur kann außerhalb liegen.</translation>
+    </message>
+    <message>
+        <source>Reliability before</source>
+        <translation>Zuverlässigkeit vorher</translation>
+    </message>
+    <message>
+        <source>Reliability after</source>
+        <translation>Zuverlässigkeit nachher</translation>
+    </message>
+    <message>
+        <source>There is no fit to write.</source>
+        <translation>Es gibt keine Anpassung zum Schreiben.</translation>
+    </message>
+    <message>
+        <source>No policy is open to take the temperature.</source>
+        <translation>Keine Richtlinie ist geöffnet, die die Temperatur aufnimmt.</translation>
+    </message>
+    <message>
+        <source>The policy cannot take the temperature: %1</source>
+        <translation>Die Richtlinie kann die Temperatur nicht aufnehmen: %1</translation>
+    </message>
+    <message>
+        <source>Calibrate temperature</source>
+        <translation>Temperatur kalibrieren</translation>
+    </message>
+    <message>
+        <source>The policy already has this temperature.</source>
+        <translation>Die Richtlinie hat diese Temperatur bereits.</translation>
+    </message>
 </context>
 <context>
     <name>ui::CanvasModel</name>
@@ -996,6 +1130,14 @@
             <numerusform>Im Diagramm gewählt: %1 (%n Zeile)</numerusform>
             <numerusform>Im Diagramm gewählt: %1 (%n Zeilen)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Calibrate…</source>
+        <translation>Kalibrieren…</translation>
+    </message>
+    <message>
+        <source>Fit the open policy&apos;s temperature from this run&apos;s labelled rows</source>
+        <translation>Die Temperatur der geöffneten Richtlinie aus den beschrifteten Zeilen dieses Laufs anpassen</translation>
     </message>
 </context>
 <context>
@@ -1815,6 +1957,26 @@
     <message>
         <source>&amp;Models…</source>
         <translation>&amp;Modelle…</translation>
+    </message>
+    <message>
+        <source>the bench run %1</source>
+        <translation>dem Bench-Lauf %1</translation>
+    </message>
+    <message>
+        <source>the dataset run %1</source>
+        <translation>dem Datensatz-Lauf %1</translation>
+    </message>
+    <message>
+        <source>Calibrate: %1</source>
+        <translation>Kalibrieren: %1</translation>
+    </message>
+    <message>
+        <source>Calibrate: %1 has no labelled questions (an expected answer the run answered)</source>
+        <translation>Kalibrieren: %1 hat keine beschrifteten Fragen (eine erwartete Antwort, die der Lauf beantwortet hat)</translation>
+    </message>
+    <message>
+        <source>The fitted temperature was written into %1 (Undo takes it back)</source>
+        <translation>Die angepasste Temperatur wurde in %1 geschrieben (Rückgängig nimmt sie zurück)</translation>
     </message>
 </context>
 <context>

@@ -12,6 +12,16 @@
     </message>
 </context>
 <context>
+    <name>ui::CalibrateDialog</name>
+    <message numerus="yes">
+        <source>Fits the temperature per question type on %n labelled question(s) of %1 by minimising the held-out negative log-likelihood of the expected answer (a proper scoring rule: it is lowest when the probabilities mean what they say; a temperature never changes an answer). The figures are measured on the held-out folds.</source>
+        <translation>
+            <numerusform>Fits the temperature per question type on %n labelled question of %1 by minimising the held-out negative log-likelihood of the expected answer (a proper scoring rule: it is lowest when the probabilities mean what they say; a temperature never changes an answer). The figures are measured on the held-out folds.</numerusform>
+            <numerusform>Fits the temperature per question type on %n labelled questions of %1 by minimising the held-out negative log-likelihood of the expected answer (a proper scoring rule: it is lowest when the probabilities mean what they say; a temperature never changes an answer). The figures are measured on the held-out folds.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ui::CanvasModel</name>
     <message numerus="yes">
         <source>image %1 · %n token(s)</source>

@@ -397,6 +397,139 @@
             <numerusform>%1 の %n 件を表示中</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Calibrate…</source>
+        <translation>較正…</translation>
+    </message>
+    <message>
+        <source>Fit the open policy&apos;s temperature from this run&apos;s labelled questions</source>
+        <translation>この実行のラベル付き質問から、開いているポリシーの温度を当てはめる</translation>
+    </message>
+</context>
+<context>
+    <name>ui::CalibrateDialog</name>
+    <message>
+        <source>Calibrate — Decision Studio</source>
+        <translation>較正 — Decision Studio</translation>
+    </message>
+    <message numerus="yes">
+        <source>Fits the temperature per question type on %n labelled question(s) of %1 by minimising the held-out negative log-likelihood of the expected answer (a proper scoring rule: it is lowest when the probabilities mean what they say; a temperature never changes an answer). The figures are measured on the held-out folds.</source>
+        <translation>
+            <numerusform>%1 のラベル付き質問 %n 件で、期待される答えのホールドアウト負の対数尤度を最小化して質問タイプごとに温度を当てはめます（適切なスコアリング規則：確率が表す通りの意味を持つとき最小になり、温度は答えを変えません）。数値はホールドアウトしたフォールドで測定します。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Fitting…</source>
+        <translation>当てはめ中…</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>タイプ</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>質問数</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Search range</source>
+        <translation>探索範囲</translation>
+    </message>
+    <message>
+        <source>NLL</source>
+        <translation>NLL</translation>
+    </message>
+    <message>
+        <source>Brier</source>
+        <translation>Brier</translation>
+    </message>
+    <message>
+        <source>ECE</source>
+        <translation>ECE</translation>
+    </message>
+    <message>
+        <source>&amp;Write into policy</source>
+        <translation>ポリシーに書き込む(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Cancel fit</source>
+        <translation>当てはめを中止</translation>
+    </message>
+    <message>
+        <source>Cancelled: nothing was fitted or written.</source>
+        <translation>中止しました：何も当てはめず、書き込んでいません。</translation>
+    </message>
+    <message>
+        <source>The fit failed: %1</source>
+        <translation>当てはめに失敗しました：%1</translation>
+    </message>
+    <message>
+        <source>not fitted</source>
+        <translation>当てはめなし</translation>
+    </message>
+    <message>
+        <source>at its edge</source>
+        <translation>端に到達</translation>
+    </message>
+    <message>
+        <source>inside</source>
+        <translation>範囲内</translation>
+    </message>
+    <message>
+        <source>1 (kept)</source>
+        <translation>1（維持）</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <source>%1-fold cross-validation; the value written is the fit on every question of its type.</source>
+        <translation>%1 分割交差検証。書き込む値はそのタイプの全質問での当てはめです。</translation>
+    </message>
+    <message>
+        <source>Nothing was fitted: every question type has too few labelled questions. The policy is left as it is.</source>
+        <translation>何も当てはめていません：どの質問タイプもラベル付き質問が少なすぎます。ポリシーはそのままです。</translation>
+    </message>
+    <message>
+        <source>Every fit landed inside its search range %1.</source>
+        <translation>すべての当てはめが探索範囲 %1 の内側に収まりました。</translation>
+    </message>
+    <message>
+        <source>A fit ended at the edge of its search range %1: the best temperature may lie beyond it.</source>
+        <translation>当てはめが探索範囲 %1 の端で終わりました：最適な温度は範囲外にある可能性があります。</translation>
+    </message>
+    <message>
+        <source>Reliability before</source>
+        <translation>較正前の信頼度</translation>
+    </message>
+    <message>
+        <source>Reliability after</source>
+        <translation>較正後の信頼度</translation>
+    </message>
+    <message>
+        <source>There is no fit to write.</source>
+        <translation>書き込む当てはめ結果がありません。</translation>
+    </message>
+    <message>
+        <source>No policy is open to take the temperature.</source>
+        <translation>温度を書き込むポリシーが開かれていません。</translation>
+    </message>
+    <message>
+        <source>The policy cannot take the temperature: %1</source>
+        <translation>ポリシーに温度を書き込めません：%1</translation>
+    </message>
+    <message>
+        <source>Calibrate temperature</source>
+        <translation>温度を較正</translation>
+    </message>
+    <message>
+        <source>The policy already has this temperature.</source>
+        <translation>ポリシーはすでにこの温度です。</translation>
+    </message>
 </context>
 <context>
     <name>ui::CanvasModel</name>
@@ -986,6 +1119,14 @@
         <translation>
             <numerusform>グラフで選択: %1 (%n 行)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Calibrate…</source>
+        <translation>較正…</translation>
+    </message>
+    <message>
+        <source>Fit the open policy&apos;s temperature from this run&apos;s labelled rows</source>
+        <translation>この実行のラベル付き行から、開いているポリシーの温度を当てはめる</translation>
     </message>
 </context>
 <context>
@@ -1802,6 +1943,26 @@
     <message>
         <source>&amp;Models…</source>
         <translation>モデル(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>the bench run %1</source>
+        <translation>ベンチ実行 %1</translation>
+    </message>
+    <message>
+        <source>the dataset run %1</source>
+        <translation>データセット実行 %1</translation>
+    </message>
+    <message>
+        <source>Calibrate: %1</source>
+        <translation>較正：%1</translation>
+    </message>
+    <message>
+        <source>Calibrate: %1 has no labelled questions (an expected answer the run answered)</source>
+        <translation>較正：%1 にはラベル付き質問（実行が答えた、期待される答えのある質問）がありません</translation>
+    </message>
+    <message>
+        <source>The fitted temperature was written into %1 (Undo takes it back)</source>
+        <translation>当てはめた温度を %1 に書き込みました（元に戻すで取り消せます）</translation>
     </message>
 </context>
 <context>

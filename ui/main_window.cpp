@@ -249,6 +249,10 @@ BenchWindow* MainWindow::showBench() {
                     activateWindow();
                     run();
                 });
+        connect(bench_, &BenchWindow::calibrateRequested, this, [this] {
+            calibrate(bench_->calibrationItems(),
+                      tr("the bench run %1").arg(QFileInfo(bench_->runDir()).fileName()));
+        });
     }
     bench_->show();
     bench_->raise();
@@ -295,6 +299,15 @@ DataWindow* MainWindow::showData() {
                     raise();
                     activateWindow();
                 });
+        connect(data_, &DataWindow::calibrateRequested, this, [this] {
+            const auto& schema = document_->schema();
+            auto input = data_->calibrationInput(schema ? &*schema : nullptr);
+            const QString run = tr("the dataset run %1").arg(QFileInfo(data_->runDir()).fileName());
+            if (!input)
+                return statusBar()->showMessage(
+                    tr("Calibrate: %1").arg(QString::fromStdString(input.error().message)));
+            calibrate(std::move(input->items), run);
+        });
     }
     data_->openPolicy(document_->path());
     data_->setBackend(session_->backend());

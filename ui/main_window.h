@@ -11,6 +11,7 @@
 
 #include <QFutureWatcher>
 #include <QMainWindow>
+#include <QPointer>
 #include <memory>
 #include <optional>
 
@@ -33,6 +34,7 @@ class QTabWidget;
 
 namespace ui {
 
+class CalibrateDialog;
 class CanvasModel;
 class CanvasView;
 class CompareWindow;
@@ -105,6 +107,12 @@ class MainWindow : public QMainWindow {
     DataWindow* showData();
     // The Models view: models found on this machine; one chosen becomes a local profile's.
     ModelsView* showModels();
+    // Calibrate… in the Bench or Data view: a dialog fitting the open policy's temperature from
+    // the run's labelled questions (`source` names the run), or a message (and null) when the
+    // run has none. The dialog writes into the open policy as one undo step.
+    CalibrateDialog* calibrate(std::vector<core::eval::CalibrationItem> items,
+                               const QString& source);
+    CalibrateDialog* calibrateDialog() const;
     // Opens a policy source that has no file yet (a bench item) as an unsaved document.
     void openUnsaved(const QString& name, const QString& source);
 
@@ -201,6 +209,7 @@ class MainWindow : public QMainWindow {
     DataWindow* data_ = nullptr;
     ModelsView* models_ = nullptr;
     CompareWindow* compare_view_ = nullptr;
+    QPointer<CalibrateDialog> calibrate_dialog_;
     QLabel* reload_label_ = nullptr;
 
     QAction* run_ = nullptr;

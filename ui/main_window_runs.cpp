@@ -12,6 +12,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 
+#include "ui/calibration/calibrate_dialog.h"
 #include "ui/canvas/canvas_model.h"
 #include "ui/compare/compare_window.h"
 #include "ui/editor/policy_document.h"
@@ -360,6 +361,31 @@ void MainWindow::onFailed(const engine::Error& error) {
     }
     updateActions();
     Q_EMIT runFinished(false);
+}
+
+CalibrateDialog* MainWindow::calibrateDialog() const {
+    return calibrate_dialog_.data();
+}
+
+CalibrateDialog* MainWindow::calibrate(std::vector<core::eval::CalibrationItem> items,
+                                       const QString& source) {
+    if (items.empty()) {
+        statusBar()->showMessage(
+            tr("Calibrate: %1 has no labelled questions (an expected answer the run answered)")
+                .arg(source));
+        return nullptr;
+    }
+    if (calibrate_dialog_) calibrate_dialog_->close();
+    calibrate_dialog_ = new CalibrateDialog(std::move(items), source, document_, this);
+    calibrate_dialog_->setAttribute(Qt::WA_DeleteOnClose);
+    calibrate_dialog_->resize(900, 700);
+    connect(calibrate_dialog_, &CalibrateDialog::written, this, [this] {
+        statusBar()->showMessage(
+            tr("The fitted temperature was written into %1 (Undo takes it back)")
+                .arg(document_->name()));
+    });
+    calibrate_dialog_->show();
+    return calibrate_dialog_;
 }
 
 }  // namespace ui

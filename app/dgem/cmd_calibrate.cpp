@@ -10,8 +10,8 @@
 #include "cli.h"
 #include "core/evaluation/calibration.h"
 #include "core/evaluation/calibration_input.h"
+#include "core/evaluation/calibration_run.h"
 #include "core/evaluation/eval_runner.h"
-#include "core/policy/policy_source_edit.h"
 #include "decision_input.h"
 
 namespace {
@@ -144,30 +144,19 @@ engine::Result<double> number_flag(const cli::Args& args, const std::string& nam
     return x;
 }
 
-// The fitted temperature into the policy file: the whole new text is made and checked first,
-// then written beside the file and renamed over it, so a failure leaves the policy as it was.
+// The fitted temperature into the policy file: the whole new text is made and checked first
+// (core::eval::source_with_temperature), then written beside the file and renamed over it, so a
+// failure leaves the policy as it was.
 engine::Result<void> write_temperature(const std::string& path, const core::Schema& schema,
                                        const CalibrationReport& r) {
-    if (r.temperature.by_type.empty())
-        return engine::bad_input(
-            "nothing was fitted (too few labelled questions of every type): "
-            "the policy is left as it was");
+    auto temperature = temperature_to_write(schema.temperature, r);
+    if (!temperature) return temperature.error();
     std::ifstream in(path, std::ios::binary);
     if (!in) return engine::bad_input(path + ": cannot be read for --write");
     std::stringstream text;
     text << in.rdbuf();
-    core::PolicyTemperature merged = r.temperature;
-    for (auto type :
-         {core::QuestionType::Noul, core::QuestionType::Choice, core::QuestionType::Score})
-        if (!merged.by_type.count(type) && schema.temperature.is_set() &&
-            schema.temperature.for_type(type) != 1)
-            merged.by_type[type] = schema.temperature.for_type(type);
-    const std::string value = core::policy_temperature_json(merged).dump();
-    auto edited = core::replace_schema_member(text.str(), "temperature", value);
+    auto edited = source_with_temperature(text.str(), *temperature);
     if (!edited) return engine::bad_input(path + ": " + edited.error().message);
-    if (auto spans = core::locate_form_spans(*edited); !spans)
-        return engine::bad_input(path + ": the edited policy would not read back (" +
-                                 spans.error().message + "); left as it was");
     return write_file_atomic(path, *edited);
 }
 
@@ -182,40 +171,39 @@ int run_calibrate(const cli::Args& args) {
             "takes the fitted temperature with --write");
     auto input = dgem::load_decision_input(args);
     if (!input) return cli::fail(input.error());
-    CalibrationOptions o;
+    CalibrateOptions o;
     auto folds = number_flag(args, "folds", 5, 2, 20);
     auto t_min = number_flag(args, "t-min", 0.05, 1e-3, 0.999);
     auto t_max = number_flag(args, "t-max", 20, 1.001, 1000);
-    auto target = number_flag(args, "target-accuracy", -1, 0, 1);
+    auto target = number_flag(args, "target-accuracy", 0.95, 0, 1);
     auto budget = number_flag(args, "budget", -1, 0, 1);
     auto stage2 = number_flag(args, "stage2-accuracy", 1, 0, 1);
     for (auto* r : {&folds, &t_min, &t_max, &target, &budget, &stage2})
         if (!*r) return cli::fail(r->error());
-    o.folds = static_cast<int>(*folds);
-    o.t_min = *t_min;
-    o.t_max = *t_max;
+    o.fit.folds = static_cast<int>(*folds);
+    o.fit.t_min = *t_min;
+    o.fit.t_max = *t_max;
+    o.target_accuracy = *target;
+    if (*budget >= 0) o.budget = *budget;
+    o.stage2_accuracy = *stage2;
     std::optional<std::filesystem::path> suite;
     if (auto s = args.find("suite")) suite = *s;
     auto read = read_calibration_input(args.positional[0], &input->schema, suite);
     if (!read) return cli::fail(read.error());
-    auto report = fit_calibration(read->items, o);
-    if (!report) return cli::fail(report.error());
-    EscalationOptions eo;
-    eo.temperature = report->temperature;
-    eo.stage2_accuracy = *stage2;
-    const auto curve = escalation_curve(read->items, eo);
-    ThresholdSuggestion s = *budget >= 0
-                                ? suggest_for_budget(curve, *budget)
-                                : suggest_for_accuracy(curve, *target >= 0 ? *target : 0.95);
+    auto result = calibrate(read->items, o);
+    if (!result) return cli::fail(result.error());
+    const auto& report = result->report;
+    const auto& curve = result->curve;
+    const auto& s = result->suggestion;
     if (args.has("json"))
-        std::cout << document(*read, *report, curve, s).dump(2) << "\n";
+        std::cout << document(*read, report, curve, s).dump(2) << "\n";
     else
-        print_table(*read, *report, curve, s, std::cout);
+        print_table(*read, report, curve, s, std::cout);
     if (args.has("write")) {
-        if (auto w = write_temperature(input->source, input->schema, *report); !w)
+        if (auto w = write_temperature(input->source, input->schema, report); !w)
             return cli::fail(w.error());
         std::cerr << "wrote temperature "
-                  << core::policy_temperature_json(report->temperature).dump() << " into "
+                  << core::policy_temperature_json(report.temperature).dump() << " into "
                   << input->source << "\n";
     }
     return cli::kExitOk;

@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QPushButton>
 #include <QSemaphore>
 #include <QSettings>
 #include <QSignalSpy>
@@ -124,6 +125,15 @@ class TestBenchView : public QObject {
         QVERIFY(curve && curve->points.size() >= 2);
         QCOMPARE(curve->points.front().first, 0.0);
         QCOMPARE(curve->points.back().first, 100.0);
+        // Calibrate… (issue 39): the run's labelled questions, one per question of every
+        // record; the button asks the Studio to fit them.
+        const auto labelled = w.calibrationItems();
+        QVERIFY(labelled.size() >= size_t(24));
+        auto* calibrate = w.findChild<QPushButton*>(QStringLiteral("calibrateButton"));
+        QVERIFY(calibrate && calibrate->isEnabled());
+        QSignalSpy calibrate_asked(&w, &ui::BenchWindow::calibrateRequested);
+        calibrate->click();
+        QCOMPARE(calibrate_asked.count(), 1);
         // Reliability: one point per non-empty bin, at (mean confidence, accuracy).
         const ReportChart* rel = chartTitled(charts, "Reliability");
         QVERIFY(rel);

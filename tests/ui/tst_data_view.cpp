@@ -5,6 +5,7 @@
 // sort, export rows and a report, reopen the kept run, and pictures of it
 // (build/screenshots/data-view*.png).
 #include <QDir>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTableWidget>
@@ -233,6 +234,18 @@ class TestDataView : public QObject {
                 QCOMPARE(w.filter()->rowCount(), 30);
             }
         QVERIFY(cells >= 2);
+        // Calibrate… (issue 39): the run's labelled questions read back from its journal, as
+        // many of team as its confusion matrix counts.
+        QVERIFY(w.calibrateButton()->isEnabled());
+        auto labelled = w.calibrationInput(nullptr);
+        QVERIFY2(labelled, labelled ? "" : labelled.error().message.c_str());
+        int confusion_total = 0;
+        for (const auto& row : team_tally->confusion)
+            for (int count : row) confusion_total += count;
+        QCOMPARE(
+            static_cast<int>(std::count_if(labelled->items.begin(), labelled->items.end(),
+                                           [](const auto& c) { return c.question == "team"; })),
+            confusion_total);
         // A reliability bin chosen: as many rows as the bin counts; Esc shows every row.
         ui::ChartWidget* reliability = nullptr;
         for (auto* c : w.findChildren<ui::ChartWidget*>())

@@ -104,6 +104,10 @@ void BenchControls::build(QWidget* owner, QVBoxLayout* top, QAction* export_repo
     export_button->setObjectName(QStringLiteral("exportReportButton"));
     export_button->setToolTip(export_report->toolTip());
     QObject::connect(export_button, &QPushButton::clicked, export_report, &QAction::trigger);
+    calibrate = new QPushButton(BenchWindow::tr("Calibrate…"), owner);
+    calibrate->setObjectName(QStringLiteral("calibrateButton"));
+    calibrate->setToolTip(
+        BenchWindow::tr("Fit the open policy's temperature from this run's labelled questions"));
     controls->addWidget(new QLabel(BenchWindow::tr("Suite:"), owner));
     controls->addWidget(suite_box, 2);
     controls->addWidget(open);
@@ -126,6 +130,7 @@ void BenchControls::build(QWidget* owner, QVBoxLayout* top, QAction* export_repo
     settings_row->addWidget(cancel);
     settings_row->addWidget(resume);
     settings_row->addWidget(export_button);
+    settings_row->addWidget(calibrate);
     top->addLayout(settings_row);
 }
 

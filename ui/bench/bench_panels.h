@@ -54,6 +54,7 @@ struct BenchControls {
     QPushButton* cancel = nullptr;
     QPushButton* resume = nullptr;
     QPushButton* export_button = nullptr;
+    QPushButton* calibrate = nullptr;  // Calibrate…: the shown run fits the open policy
 
     // Makes the widgets (owned by `owner`) and adds both lines to `top`; the export button
     // triggers `export_report`.

@@ -16,6 +16,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "core/evaluation/calibration_input.h"
 #include "core/evaluation/eval_table.h"
 #include "ui/bench/bench_items_model.h"
 #include "ui/bench/comparison_items_model.h"
@@ -135,6 +136,7 @@ void BenchWindow::connectControls() {
     connect(controls_.run, &QPushButton::clicked, this, [this] { run(); });
     connect(controls_.cancel, &QPushButton::clicked, this, &BenchWindow::cancel);
     connect(export_report_, &QAction::triggered, this, [this] { exportReport(); });
+    connect(controls_.calibrate, &QPushButton::clicked, this, &BenchWindow::calibrateRequested);
     connect(controls_.resume, &QPushButton::clicked, this, [this] {
         if (auto* item = runs_list_->currentItem()) resume(item->data(Qt::UserRole).toString());
     });
@@ -453,6 +455,12 @@ void BenchWindow::updateActions() {
     const bool exportable = !running && shown_ && !shown_->run.records.empty();
     export_report_->setEnabled(exportable);
     c.export_button->setEnabled(exportable);
+    c.calibrate->setEnabled(exportable && suite_);
+}
+
+std::vector<eval::CalibrationItem> BenchWindow::calibrationItems() const {
+    if (busy() || !shown_ || !suite_) return {};
+    return eval::calibration_items(*suite_, shown_->run.records);
 }
 
 std::optional<core::report::Report> BenchWindow::benchReport() const {

@@ -23,6 +23,7 @@
 
 #include "core/endpoints/endpoint_profiles.h"
 #include "core/evaluation/bench_run.h"
+#include "core/evaluation/calibration.h"
 #include "ui/bench/bench_panels.h"
 
 class QAction;
@@ -93,11 +94,16 @@ class BenchWindow : public QWidget {
     QAction* exportReportAction() const { return export_report_; }
     std::optional<core::report::Report> benchReport() const;
     ExportReportDialog* exportReport();
+    // The shown run's labelled questions (its records against the suite's expected answers),
+    // what Calibrate… fits; empty without a finished or reopened run.
+    std::vector<core::eval::CalibrationItem> calibrationItems() const;
 
   Q_SIGNALS:
     void runFinished(bool ok);
     // A double-clicked item as a policy source ({"schema", "state"}) to open in the editor.
     void openItemRequested(const QString& name, const QString& source);
+    // Calibrate… was pressed: the Studio fits the open policy from calibrationItems().
+    void calibrateRequested();
 
   private:
     void buildLayout();

@@ -81,11 +81,16 @@ void DataWindow::buildLayout() {
     resume_button_ = new QPushButton(tr("Resume"), this);
     cancel_button_ = new QPushButton(tr("Cancel"), this);
     export_button_ = new QPushButton(tr("Export…"), this);
+    calibrate_button_ = new QPushButton(tr("Calibrate…"), this);
+    calibrate_button_->setObjectName(QStringLiteral("calibrateButton"));
+    calibrate_button_->setToolTip(
+        tr("Fit the open policy's temperature from this run's labelled rows"));
     progress_ = new QProgressBar(this);
     status_label_ = new QLabel(this);
     for (QWidget* w : {static_cast<QWidget*>(open), static_cast<QWidget*>(run_button_),
                        static_cast<QWidget*>(resume_button_), static_cast<QWidget*>(cancel_button_),
-                       static_cast<QWidget*>(export_button_), static_cast<QWidget*>(progress_)})
+                       static_cast<QWidget*>(export_button_),
+                       static_cast<QWidget*>(calibrate_button_), static_cast<QWidget*>(progress_)})
         bar->addWidget(w);
     bar->addWidget(status_label_, 1);
     root->addLayout(bar);
@@ -97,6 +102,7 @@ void DataWindow::buildLayout() {
     connect(run_button_, &QPushButton::clicked, this, [this] { run(); });
     connect(resume_button_, &QPushButton::clicked, this, [this] { resume(); });
     connect(cancel_button_, &QPushButton::clicked, this, [this] { cancel(); });
+    connect(calibrate_button_, &QPushButton::clicked, this, &DataWindow::calibrateRequested);
     connect(export_button_, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Export"), QString(), tr("Rows or report (*.csv *.jsonl *.html *.pdf)"));
@@ -620,6 +626,16 @@ void DataWindow::updateActions() {
     resume_button_->setEnabled(!b && plan_ && backend_ && !run_dir_.isEmpty() && !summary_);
     cancel_button_->setEnabled(b);
     export_button_->setEnabled(!b && !run_dir_.isEmpty());
+    calibrate_button_->setEnabled(!b && summary_.has_value() && plan_ && plan_->labelled());
+}
+
+engine::Result<core::eval::CalibrationInput> DataWindow::calibrationInput(
+    const core::Schema* policy) const {
+    if (busy() || run_dir_.isEmpty())
+        return engine::bad_input("no finished dataset run is shown to calibrate from");
+    // The journal itself: the folder's run.json names the data file, not a suite.
+    return core::eval::read_calibration_input(
+        (std::filesystem::path(run_dir_.toStdString()) / "journal.jsonl"), policy, std::nullopt);
 }
 
 void DataWindow::dragEnterEvent(QDragEnterEvent* event) {

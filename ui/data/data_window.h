@@ -20,6 +20,7 @@
 #include "core/dataset/dataset_results.h"
 #include "core/decide/backend.h"
 #include "core/endpoints/worker_runner.h"
+#include "core/evaluation/calibration_input.h"
 #include "core/evaluation/eval_runner.h"
 
 class QComboBox;
@@ -71,11 +72,17 @@ class DataWindow : public QWidget {
     const std::optional<core::dataset::DatasetPlan>& plan() const { return plan_; }
     const std::optional<core::dataset::DatasetSummary>& summary() const { return summary_; }
     QString statusText() const;
+    // The shown run's labelled questions (its journal's rows against their expected answers),
+    // what Calibrate… fits; `policy` gives the questions' types (null: from their answers).
+    engine::Result<core::eval::CalibrationInput> calibrationInput(const core::Schema* policy) const;
+    QPushButton* calibrateButton() const { return calibrate_button_; }
 
   Q_SIGNALS:
     void runFinished(bool ok);
     // A double-clicked row: the policy file and the row's variables (a JSON object).
     void openRowRequested(const QString& policy_path, const QString& variables_json);
+    // Calibrate… was pressed: the Studio fits the open policy from calibrationInput().
+    void calibrateRequested();
 
   protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -121,6 +128,7 @@ class DataWindow : public QWidget {
     QPushButton* resume_button_ = nullptr;
     QPushButton* cancel_button_ = nullptr;
     QPushButton* export_button_ = nullptr;
+    QPushButton* calibrate_button_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QLabel* status_label_ = nullptr;
     QComboBox* show_box_ = nullptr;

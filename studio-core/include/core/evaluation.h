@@ -4,6 +4,7 @@
 #include "core/evaluation/bench_run.h"
 #include "core/evaluation/calibration.h"
 #include "core/evaluation/calibration_input.h"
+#include "core/evaluation/calibration_run.h"
 #include "core/evaluation/eval_report.h"
 #include "core/evaluation/eval_runner.h"
 #include "core/evaluation/eval_score.h"
