@@ -133,27 +133,11 @@ class TestBackendPacked : public QObject {
         std::vector<TokenId> many;
         for (TokenId i = 0; i < 2000; ++i) many.push_back(i * 83 + 5);
         for (uint32_t r = 0; r < 4; ++r) {
-            engine::CanvasRow row;
-            uint32_t s = r * 2654435761u + 1;
-            for (int i = 0; i < 32; ++i) {
-                s = s * 1664525u + 1013904223u;
-                row.ids.push_back(static_cast<TokenId>(s % 262144));
-            }
+            engine::CanvasRow row = pseudo_random_row(r);
             row.slot_specs = {{3, {4521, 3553, 107}}, {17, many}, {25, {236761, 236771}}};
             req.rows.push_back(std::move(row));
         }
         return req;
-    }
-
-    static double max_prob_diff(const engine::SlotReadResult& a, const engine::SlotReadResult& b) {
-        double worst = 0;
-        for (size_t r = 0; r < a.rows.size(); ++r)
-            for (size_t s = 0; s < a.rows[r].size(); ++s)
-                for (size_t i = 0; i < a.rows[r][s].label_logprobs.size(); ++i)
-                    worst =
-                        std::max(worst, std::abs(std::exp(double(a.rows[r][s].label_logprobs[i])) -
-                                                 std::exp(double(b.rows[r][s].label_logprobs[i]))));
-        return worst;
     }
 
     // The packed read of `dtype` against the f32 read of the same checkpoint.
