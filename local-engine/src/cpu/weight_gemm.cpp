@@ -270,7 +270,9 @@ DS_BF16_TARGET void block_product_bf16(const uint16_t* xb, int64_t kp, int64_t m
     if (b.coding != WeightCoding::bf16) decoded.resize(static_cast<size_t>(kPanelCols * kp));
     for (int64_t jp = j0; jp < j1; jp += kPanelCols) {
         const int64_t jpe = std::min(j1, jp + kPanelCols);
-        for (int64_t j = jp; j < jpe; ++j) {
+        // bf16 rows are read in place from the mapping; only coded rows are decoded (and
+        // `decoded` is empty for bf16, so no pointer into it may be formed).
+        for (int64_t j = jp; b.coding != WeightCoding::bf16 && j < jpe; ++j) {
             const int64_t r = j - b.first_row;
             uint16_t* dst = decoded.data() + (j - jp) * kp;
             if (b.coding == WeightCoding::fp8)
