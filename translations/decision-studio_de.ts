@@ -2186,10 +2186,6 @@
         <translation>1 (keine)</translation>
     </message>
     <message>
-        <source>Divides every read&apos;s label log-probabilities before the softmax: above 1 flattens overconfident answers. One number, or one per question type as {&quot;noul&quot;: T, &quot;choice&quot;: T, &quot;score&quot;: T}. Fit it with dgem calibrate.</source>
-        <translation>Teilt die Label-Log-Wahrscheinlichkeiten jeder Lesung vor dem Softmax: über 1 glättet übersichere Antworten. Eine Zahl oder eine pro Fragetyp als {&quot;noul&quot;: T, &quot;choice&quot;: T, &quot;score&quot;: T}. Mit dgem calibrate anpassen.</translation>
-    </message>
-    <message>
         <source>Stage-2 &amp;cascade</source>
         <translation>Stufe-2-&amp;Kaskade</translation>
     </message>
@@ -2228,6 +2224,14 @@
     <message>
         <source>Edit cascade threshold</source>
         <translation>Kaskadenschwelle bearbeiten</translation>
+    </message>
+    <message>
+        <source>Divides every read&apos;s label log-probabilities before the softmax: above 1 flattens overconfident answers. One number, or one per question type as {&quot;noul&quot;: T, &quot;choice&quot;: T, &quot;score&quot;: T}, with one per question as &quot;questions&quot;: {&quot;id&quot;: T}. Fit it with Calibrate… in the Bench or Data view, or dgem calibrate.</source>
+        <translation>Teilt die Label-Log-Wahrscheinlichkeiten jedes Lesevorgangs vor dem Softmax: über 1 glättet zu selbstsichere Antworten. Eine Zahl oder eine je Fragetyp als {&quot;noul&quot;: T, &quot;choice&quot;: T, &quot;score&quot;: T}, mit einer je Frage als &quot;questions&quot;: {&quot;id&quot;: T}. Anpassen mit Kalibrieren… in der Bench- oder Datenansicht oder mit dgem calibrate.</translation>
+    </message>
+    <message>
+        <source>temperature.questions names the unknown question &quot;%1&quot;; the policy&apos;s questions: %2</source>
+        <translation>temperature.questions nennt die unbekannte Frage „%1“; die Fragen der Richtlinie: %2</translation>
     </message>
 </context>
 <context>

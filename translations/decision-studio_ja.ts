@@ -2171,10 +2171,6 @@
         <translation>1 (なし)</translation>
     </message>
     <message>
-        <source>Divides every read&apos;s label log-probabilities before the softmax: above 1 flattens overconfident answers. One number, or one per question type as {&quot;noul&quot;: T, &quot;choice&quot;: T, &quot;score&quot;: T}. Fit it with dgem calibrate.</source>
-        <translation>各読み取りのラベル対数確率をソフトマックスの前にこの値で割ります。1 より大きいと過信した回答を平らにします。1 つの数値、または質問タイプごとに {&quot;noul&quot;: T, &quot;choice&quot;: T, &quot;score&quot;: T} の形で指定します。dgem calibrate で当てはめます。</translation>
-    </message>
-    <message>
         <source>Stage-2 &amp;cascade</source>
         <translation>第 2 段カスケード(&amp;C)</translation>
     </message>
@@ -2213,6 +2209,14 @@
     <message>
         <source>Edit cascade threshold</source>
         <translation>カスケードしきい値を編集</translation>
+    </message>
+    <message>
+        <source>Divides every read&apos;s label log-probabilities before the softmax: above 1 flattens overconfident answers. One number, or one per question type as {&quot;noul&quot;: T, &quot;choice&quot;: T, &quot;score&quot;: T}, with one per question as &quot;questions&quot;: {&quot;id&quot;: T}. Fit it with Calibrate… in the Bench or Data view, or dgem calibrate.</source>
+        <translation>ソフトマックスの前に各読み取りのラベル対数確率を割ります：1 より大きいと自信過剰な答えを平らにします。1 つの数値、または質問タイプごとに {&quot;noul&quot;: T, &quot;choice&quot;: T, &quot;score&quot;: T}、質問ごとには &quot;questions&quot;: {&quot;id&quot;: T}。ベンチまたはデータビューの「較正…」か dgem calibrate で当てはめます。</translation>
+    </message>
+    <message>
+        <source>temperature.questions names the unknown question &quot;%1&quot;; the policy&apos;s questions: %2</source>
+        <translation>temperature.questions が不明な質問「%1」を指定しています。ポリシーの質問：%2</translation>
     </message>
 </context>
 <context>

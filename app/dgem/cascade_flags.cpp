@@ -29,7 +29,7 @@ engine::Result<void> apply_calibration_flags(const cli::Args& args, core::Schema
     if (auto t = args.find("temperature")) {
         auto value = core::parse_temperature_value(*t, "--temperature");
         if (!value) return value.error();
-        schema.temperature = core::PolicyTemperature{*value, {}};
+        schema.temperature = core::PolicyTemperature{*value, {}, {}};
     }
     if (auto m = args.find("cascade-mode")) {
         auto mode = core::parse_cascade_mode(*m);

@@ -43,6 +43,7 @@ json document(const CalibrationInput& in, const CalibrationReport& r,
     json types = json::array();
     for (const auto& t : r.types)
         types.push_back({{"type", std::string(core::to_string(t.type))},
+                         {"question", t.question.empty() ? json(nullptr) : json(t.question)},
                          {"n", t.n},
                          {"fitted", t.fitted},
                          {"temperature", t.temperature},
@@ -87,18 +88,23 @@ void print_table(const CalibrationInput& in, const CalibrationReport& r,
     if (in.skipped) out << " (" << in.skipped << " skipped; first: " << in.first_skip << ")";
     out << "\nobjective: held-out NLL, " << r.options.folds << "-fold cross-validation, T in ["
         << r.options.t_min << ", " << r.options.t_max << "]\n\n";
-    out << cli::pad("TYPE", 8) << cli::pad("T", 10) << "FOLDS\n";
+    size_t width = 8;
+    for (const auto& t : r.types) width = std::max(width, t.question.size() + 2);
+    out << cli::pad(r.options.per == FitPer::Question ? "QUESTION" : "TYPE", width)
+        << cli::pad("T", 10) << "FOLDS\n";
     for (const auto& t : r.types) {
         std::string folds;
         for (double f : t.fold_temperatures) folds += (folds.empty() ? "" : " ") + cli::fixed(f, 3);
-        out << cli::pad(std::string(core::to_string(t.type)), 8)
+        out << cli::pad(t.question.empty() ? std::string(core::to_string(t.type)) : t.question,
+                        width)
             << cli::pad(t.fitted ? cli::fixed(t.temperature, 4) : "1 (kept)", 10) << folds << "\n";
         if (!t.note.empty()) out << "  " << t.note << "\n";
     }
     out << "\nheld out  " << cli::pad("N", 6) << cli::pad("NLL", 20) << cli::pad("BRIER", 20)
         << "ECE\n";
     for (const auto& t : r.types)
-        print_metrics_row(std::string(core::to_string(t.type)), t.before, t.after, out);
+        print_metrics_row(t.question.empty() ? std::string(core::to_string(t.type)) : t.question,
+                          t.before, t.after, out);
     print_metrics_row("all", r.before, r.after, out);
     out << "\nreliability (held out, before -> after): confidence bin, n, accuracy\n";
     for (size_t b = 0; b < r.before.ece.bins.size() && b < r.after.ece.bins.size(); ++b) {
@@ -181,6 +187,14 @@ int run_calibrate(const cli::Args& args) {
     for (auto* r : {&folds, &t_min, &t_max, &target, &budget, &stage2})
         if (!*r) return cli::fail(r->error());
     o.fit.folds = static_cast<int>(*folds);
+    if (auto per = args.find("per")) {
+        if (*per == "question")
+            o.fit.per = FitPer::Question;
+        else if (*per != "type")
+            return cli::fail_bad_input("--per " + *per +
+                                       ": accepted: type (one temperature per question type, the "
+                                       "default) or question (one per question id)");
+    }
     o.fit.t_min = *t_min;
     o.fit.t_max = *t_max;
     o.target_accuracy = *target;
@@ -215,6 +229,9 @@ DGEM_COMMAND(calibrate) {
     auto options = dgem::decision_options();
     options.push_back({"suite", 0, "FILE", "the suite of a bench journal (its expected answers)"});
     options.push_back({"folds", 0, "K", "cross-validation folds (default 5)"});
+    options.push_back({"per", 0, "WHAT",
+                       "fit one temperature per question type (type, the default) or per question "
+                       "id (question; written as \"temperature\": {\"questions\": {id: T}})"});
     options.push_back({"t-min", 0, "T", "the search range's low end (default 0.05)"});
     options.push_back({"t-max", 0, "T", "the search range's high end (default 20)"});
     options.push_back(
@@ -231,7 +248,7 @@ DGEM_COMMAND(calibrate) {
         "calibrate",
         "fit a policy's temperature from a labelled run; the escalation curve",
         "dgem calibrate RUN -t POLICY [--suite FILE] [--folds K] [--t-min T] [--t-max T] "
-        "[--target-accuracy A | --budget SHARE] [--write] [--json]",
+        "[--per type|question] [--target-accuracy A | --budget SHARE] [--write] [--json]",
         "RUN is a labelled run: a dataset run's journal, a bench run's journal or Studio run\n"
         "folder (with --suite, or the suite its run.json names), or calibration JSONL lines\n"
         "{\"question\", \"type\", \"probs\": {name: p}, \"expected\": name}. The temperature is\n"

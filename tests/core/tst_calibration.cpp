@@ -17,6 +17,7 @@
 
 #include "core/decide/cascade.h"
 #include "core/evaluation/calibration.h"
+#include "core/evaluation/calibration_run.h"
 #include "core/evaluation/calibration_input.h"
 #include "core/policy/policy_source_edit.h"
 #include "core/policy/schema.h"
@@ -161,6 +162,22 @@ class TestCalibration : public QObject {
         auto again = core::parse_schema(core::schema_to_json(*map), "wire");
         QVERIFY(again.ok());
         QVERIFY(again->temperature == map->temperature);
+        // Per question (issue 39): a question's own T, then its type's, then 1.
+        auto perq =
+            parse(R"({"temperature": {"noul": 2, "questions": {"team": 3, "angry": 0.5}}})");
+        QVERIFY2(perq.ok(), perq ? "" : perq.error().message.c_str());
+        QCOMPARE(perq->temperature.for_question("team", core::QuestionType::Choice), 3.0);
+        QCOMPARE(perq->temperature.for_question("channel", core::QuestionType::Choice), 1.0);
+        QCOMPARE(perq->temperature.for_question("angry", core::QuestionType::Noul), 0.5);
+        QCOMPARE(perq->temperature.for_question("refund", core::QuestionType::Noul), 2.0);
+        auto perq_again = core::parse_schema(core::schema_to_json(*perq), "wire");
+        QVERIFY(perq_again.ok() && perq_again->temperature == perq->temperature);
+        auto unknown = parse(R"({"temperature": {"questions": {"tema": 2}}})");
+        QVERIFY(!unknown.ok());
+        QVERIFY2(unknown.error().message.find("temperature.questions names the unknown question "
+                                              "\"tema\"") != std::string::npos &&
+                     unknown.error().message.find("team") != std::string::npos,
+                 unknown.error().message.c_str());
         auto cascade = parse(
             R"({"cascade_mode": "entropy", "cascade_threshold": 0.4, "cascade_endpoint": "x"})");
         QVERIFY(cascade.ok());
@@ -175,6 +192,10 @@ class TestCalibration : public QObject {
             {R"({"temperature": true})", "temperature true"},
             {R"({"temperature": {"yesno": 2}})", "unknown question type \"yesno\""},
             {R"({"temperature": {"noul": 0}})", "temperature.noul 0"},
+            {R"({"temperature": {"questions": {"team": 0}}})", "temperature.questions.team 0"},
+            {R"({"temperature": {"questions": 2}})", "temperature.questions 2"},
+            {R"({"temperature": {"questions": {"team": "hot"}}})",
+             "temperature.questions.team \"hot\""},
             {R"({"cascade_threshold": -0.1})", "cascade_threshold -0.1"},
             {R"({"cascade_mode": "always"})", "cascade_mode \"always\""},
         };
@@ -212,11 +233,21 @@ class TestCalibration : public QObject {
         QVERIFY(!map.is_null());
         const std::map<std::string, QString> t_of = {
             {"refund", "2"}, {"angry", "2"}, {"team", "0.5"}, {"channel", "0.5"}, {"urgency", "3"}};
+        std::map<QString, json> flag_at;
         for (const auto& [id, t] : t_of) {
-            const json same = decide(local(), plain, {"--temperature", t});
-            QVERIFY2(map["answers"][id] == same["answers"][id], id.c_str());
+            if (!flag_at.count(t)) flag_at[t] = decide(local(), plain, {"--temperature", t});
+            QVERIFY2(map["answers"][id] == flag_at[t]["answers"][id], id.c_str());
         }
         QCOMPARE(map["diagnostics"]["temperature"]["choice"].get<double>(), 0.5);
+        // Per question: a question's own T before its type's; the others as before.
+        const QString questioned = writeSchema(
+            "questioned.json", {{"temperature", {{"choice", 0.5}, {"questions", {{"team", 3}}}}}});
+        const json perq = decide(local(), questioned);
+        QVERIFY(!perq.is_null());
+        QVERIFY(perq["answers"]["team"] == flag_at["3"]["answers"]["team"]);
+        QVERIFY(perq["answers"]["channel"] == flag_at["0.5"]["answers"]["channel"]);
+        QVERIFY(perq["answers"]["refund"] == none["answers"]["refund"]);
+        QCOMPARE(perq["diagnostics"]["temperature"]["questions"]["team"].get<double>(), 3.0);
 
         Serve serve;
         QVERIFY(serve.up());
@@ -227,6 +258,7 @@ class TestCalibration : public QObject {
         QCOMPARE(served["diagnostics"]["temperature"].get<double>(), 2.0);
         QVERIFY(decide(chat, plain, {"--temperature", "2"})["answers"] == flag["answers"]);
         QVERIFY(decide(chat, typed)["answers"] == map["answers"]);
+        QVERIFY(decide(chat, questioned)["answers"] == perq["answers"]);
         // /v1/systemone's form keeps no error bars and sends a yes/no question's p(yes) (the
         // client takes 1 - p for no): key and flag are equal bit for bit through it, and equal
         // the local answers' probabilities to the last bits.
@@ -281,6 +313,35 @@ class TestCalibration : public QObject {
         auto edge = core::eval::fit_calibration(items, narrow);
         QVERIFY(edge.ok());
         for (const auto& fit : edge->types) QVERIFY(fit.at_edge && !fit.note.empty());
+        // Per question: two questions of one type, each a different T off, found apart; a
+        // per-type fit lumps them into one T between the two.
+        std::vector<core::eval::CalibrationItem> two;
+        for (int i = 0; i < 4000; ++i) {
+            auto c = synthetic_item(rng, core::QuestionType::Choice, 4, i % 2 ? 2.5 : 0.7);
+            c.question = i % 2 ? "a" : "b";
+            two.push_back(std::move(c));
+        }
+        core::eval::CalibrationOptions per_question;
+        per_question.per = core::eval::FitPer::Question;
+        auto apart = core::eval::fit_calibration(two, per_question);
+        QVERIFY(apart.ok());
+        QCOMPARE(apart->types.size(), size_t(2));
+        QCOMPARE(apart->types[0].question, std::string("b"));
+        QVERIFY(apart->temperature.by_type.empty());
+        const double ta = apart->temperature.by_question.at("a");
+        const double tb = apart->temperature.by_question.at("b");
+        QVERIFY2(std::abs(ta / 2.5 - 1) < 0.10, qPrintable(QString::number(ta)));
+        QVERIFY2(std::abs(tb / 0.7 - 1) < 0.10, qPrintable(QString::number(tb)));
+        auto lumped = core::eval::fit_calibration(two, {});
+        QVERIFY(lumped.ok() && lumped->types.size() == 1);
+        QVERIFY(apart->after.nll < lumped->after.nll);
+        // Written per question: the policy's other T stay, its questions' own are set.
+        core::PolicyTemperature current;
+        current.by_type[core::QuestionType::Noul] = 2;
+        auto written = core::eval::temperature_to_write(current, *apart);
+        QVERIFY(written.ok());
+        QCOMPARE(written->for_question("a", core::QuestionType::Choice), ta);
+        QCOMPARE(written->for_type(core::QuestionType::Noul), 2.0);
         // Too few questions of a type: T stays 1 and the note says why.
         std::vector<core::eval::CalibrationItem> few(items.begin(), items.begin() + 6);
         auto small = core::eval::fit_calibration(few, {});
@@ -360,6 +421,22 @@ class TestCalibration : public QObject {
         QCOMPARE(refused.code, 2);
         QVERIFY2(refused.err.contains("temperature"), qPrintable(refused.err));
         QCOMPARE(slurp(templated), tmpl);
+        // --per question: one T for team, written under "questions".
+        const Run perq = dgem({"calibrate", run, "-t", policy, "--per", "question", "--json"});
+        QVERIFY2(perq.code == 0, qPrintable(perq.err));
+        const json perq_doc = json::parse(perq.out.toStdString());
+        QCOMPARE(perq_doc["types"][0]["question"].get<std::string>(), std::string("team"));
+        QCOMPARE(perq_doc["temperature"]["questions"]["team"].get<double>(),
+                 perq_doc["types"][0]["temperature"].get<double>());
+        QVERIFY(dgem({"calibrate", run, "-t", policy, "--per", "question", "--write"}).code == 0);
+        const json perq_written = json::parse(slurp(policy));
+        QCOMPARE(perq_written["schema"]["temperature"]["questions"]["team"].get<double>(),
+                 perq_doc["types"][0]["temperature"].get<double>());
+        QCOMPARE(perq_written["schema"]["temperature"]["choice"].get<double>(), t);
+        const Run badPer = dgem({"calibrate", run, "-t", policy, "--per", "row"});
+        QCOMPARE(badPer.code, 2);
+        QVERIFY2(badPer.err.contains("--per row") && badPer.err.contains("accepted"),
+                 qPrintable(badPer.err));
         const Run noRun = dgem({"calibrate", home_.filePath("none.jsonl"), "-t", policy});
         QCOMPARE(noRun.code, 2);
         QVERIFY(noRun.err.contains("none.jsonl"));

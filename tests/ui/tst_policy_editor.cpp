@@ -155,8 +155,17 @@ class PolicyEditorTest : public QObject {
         QVERIFY(form.commitTemperature().isEmpty());
         QCOMPARE(doc.schema()->temperature.for_type(core::QuestionType::Noul), 2.0);
         QCOMPARE(doc.schema()->temperature.for_type(core::QuestionType::Score), 0.5);
+        // Per question: a question's own T under "questions".
+        form.temperatureEdit()->setText(
+            QStringLiteral("{\"noul\": 2, \"questions\": {\"team\": 3}}"));
+        QVERIFY(form.commitTemperature().isEmpty());
+        QVERIFY2(doc.valid(), qPrintable(doc.firstError()));
+        QCOMPARE(doc.schema()->temperature.for_question("team", core::QuestionType::Choice), 3.0);
+        QCOMPARE(doc.schema()->temperature.for_question("urgent", core::QuestionType::Noul), 2.0);
         const QString before = doc.source();
-        for (const char* bad : {"0", "-2", "warm", "{\"yesno\": 2}"}) {
+        for (const char* bad :
+             {"0", "-2", "warm", "{\"yesno\": 2}", "{\"questions\": {\"tema\": 2}}",
+              "{\"questions\": {\"team\": 0}}"}) {
             form.temperatureEdit()->setText(QString::fromUtf8(bad));
             const QString error = form.commitTemperature();
             QVERIFY2(error.contains(QStringLiteral("emperature")), qPrintable(error));

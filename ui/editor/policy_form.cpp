@@ -1,6 +1,8 @@
 // The policy form (see policy_form.h).
 #include "ui/editor/policy_form.h"
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -245,7 +247,9 @@ QWidget* PolicyForm::makeCalibrationRow() {
     temperature_->setToolTip(
         tr("Divides every read's label log-probabilities before the softmax: above 1 flattens "
            "overconfident answers. One number, or one per question type as "
-           "{\"noul\": T, \"choice\": T, \"score\": T}. Fit it with dgem calibrate."));
+           "{\"noul\": T, \"choice\": T, \"score\": T}, with one per question as "
+           "\"questions\": {\"id\": T}. Fit it with Calibrate… in the Bench or Data view, or "
+           "dgem calibrate."));
     t_label->setBuddy(temperature_);
     auto* m_label = new QLabel(tr("Stage-2 &cascade"), row);
     cascade_mode_ = new QComboBox(row);
@@ -280,6 +284,23 @@ QWidget* PolicyForm::makeCalibrationRow() {
     return row;
 }
 
+QString PolicyForm::unknownQuestion(const core::PolicyTemperature& t) const {
+    if (!document_->schema()) return {};
+    for (const auto& [id, value] : t.by_question) {
+        const auto& qs = document_->schema()->questions;
+        if (std::none_of(qs.begin(), qs.end(), [&](const core::Question& q) { return q.id == id; }))
+            return QString::fromStdString(id);
+    }
+    return {};
+}
+
+QString PolicyForm::questionIds() const {
+    QStringList ids;
+    if (document_->schema())
+        for (const auto& q : document_->schema()->questions) ids << QString::fromStdString(q.id);
+    return ids.join(QStringLiteral(", "));
+}
+
 QString PolicyForm::commitTemperature() {
     const std::string text = temperature_->text().trimmed().toStdString();
     if (text.empty()) return {};
@@ -290,6 +311,11 @@ QString PolicyForm::commitTemperature() {
             tr("Temperature: %1 is neither a number nor a JSON object").arg(temperature_->text());
     } else if (auto parsed = core::parse_policy_temperature(value, "temperature"); !parsed) {
         error = QString::fromStdString(parsed.error().message);
+    } else if (const QString unknown = unknownQuestion(*parsed); !unknown.isEmpty()) {
+        // Refused here, not written: the source would no longer render.
+        error = tr("temperature.questions names the unknown question \"%1\"; the policy's "
+                   "questions: %2")
+                    .arg(unknown, questionIds());
     } else {
         document_->setSchemaMember("temperature", core::policy_temperature_json(*parsed).dump(),
                                    tr("Edit temperature"));

@@ -12,6 +12,10 @@ class QLineEdit;
 class QTableView;
 class QToolButton;
 
+namespace core {
+struct PolicyTemperature;
+}
+
 namespace ui {
 
 class PolicyDocument;
@@ -45,6 +49,9 @@ class PolicyForm : public QWidget {
     void updateButtons();
     QWidget* makeCalibrationRow();
     void commitCascade();
+    // The first per-question temperature naming no question of the open policy ("": none).
+    QString unknownQuestion(const core::PolicyTemperature& t) const;
+    QString questionIds() const;  // the open policy's question ids, comma-separated
 
     PolicyDocument* document_;
     QuestionTableModel* model_;

@@ -439,7 +439,7 @@ void Execution::temper(size_t question) {
     tempered_[question] = true;
     QuestionOutcome& o = d_.questions[question];
     if (o.skipped) return;
-    apply_temperature(o, schema_.temperature.for_type(o.type));
+    apply_temperature(o, schema_.temperature.for_question(o.id, o.type));
 }
 
 // How the decision chose its reads and ran, over every plan it read.

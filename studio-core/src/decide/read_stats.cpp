@@ -166,15 +166,16 @@ void apply_temperature(Decision& d, double temperature) {
 
 void apply_temperature(Decision& d, const PolicyTemperature& temperature) {
     for (auto& q : d.questions)
-        if (!q.skipped) apply_temperature(q, temperature.for_type(q.type));
+        if (!q.skipped) apply_temperature(q, temperature.for_question(q.id, q.type));
     record_temperature(temperature, d.diagnostics);
 }
 
 void record_temperature(const PolicyTemperature& temperature, DecisionDiagnostics& x) {
     x.temperature.reset();
     x.temperature_by_type.clear();
+    x.temperature_by_question = temperature.by_question;
     if (!temperature.is_set()) return;
-    if (temperature.by_type.empty()) {
+    if (temperature.by_type.empty() && temperature.by_question.empty()) {
         x.temperature = *temperature.all;
         return;
     }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <numeric>
 #include <random>
 
@@ -44,16 +45,17 @@ std::vector<int> fold_of(size_t n, int folds, uint64_t seed) {
     return fold;
 }
 
-TypeFit fit_type(QuestionType type, const std::vector<const CalibrationItem*>& items,
-                 const CalibrationOptions& o,
+// `what` names the group in notes: "noul questions", or "answers of urgent" (a question's fit).
+TypeFit fit_type(QuestionType type, const std::string& what,
+                 const std::vector<const CalibrationItem*>& items, const CalibrationOptions& o,
                  std::vector<std::pair<const CalibrationItem*, double>>& held_out) {
     TypeFit fit;
     fit.type = type;
     fit.n = static_cast<int>(items.size());
     if (fit.n < std::max(o.min_items, o.folds)) {
-        fit.note = std::to_string(fit.n) + " labelled " + std::string(to_string(type)) +
-                   " questions; at least " + std::to_string(std::max(o.min_items, o.folds)) +
-                   " are needed for a " + std::to_string(o.folds) + "-fold fit (T stays 1)";
+        fit.note = std::to_string(fit.n) + " labelled " + what + "; at least " +
+                   std::to_string(std::max(o.min_items, o.folds)) + " are needed for a " +
+                   std::to_string(o.folds) + "-fold fit (T stays 1)";
         for (const auto* it : items) held_out.push_back({it, 1.0});
         fit.before = fit.after = probability_metrics(items, 1.0);
         return fit;
@@ -179,12 +181,31 @@ Result<CalibrationReport> fit_calibration(const std::vector<CalibrationItem>& it
     CalibrationReport report;
     report.options = o;
     std::vector<std::pair<const CalibrationItem*, double>> held_out;
+    if (o.per == FitPer::Question) {
+        std::vector<std::string> ids;  // in the order the run first answers them
+        std::map<std::string, std::vector<const CalibrationItem*>> of_question;
+        for (const auto& it : items) {
+            auto& group = of_question[it.question];
+            if (group.empty()) ids.push_back(it.question);
+            group.push_back(&it);
+        }
+        for (const auto& id : ids) {
+            const auto& group = of_question[id];
+            report.types.push_back(
+                fit_type(group.front()->type, "answers of " + id, group, o, held_out));
+            report.types.back().question = id;
+            if (report.types.back().fitted)
+                report.temperature.by_question[id] = report.types.back().temperature;
+        }
+    }
     for (auto type : {QuestionType::Noul, QuestionType::Choice, QuestionType::Score}) {
+        if (o.per == FitPer::Question) break;
         std::vector<const CalibrationItem*> of_type;
         for (const auto& it : items)
             if (it.type == type) of_type.push_back(&it);
         if (of_type.empty()) continue;
-        report.types.push_back(fit_type(type, of_type, o, held_out));
+        report.types.push_back(
+            fit_type(type, std::string(to_string(type)) + " questions", of_type, o, held_out));
         if (report.types.back().fitted)
             report.temperature.by_type[type] = report.types.back().temperature;
     }
@@ -213,7 +234,7 @@ std::vector<EscalationPoint> escalation_curve(const std::vector<CalibrationItem>
     };
     std::vector<Row> rows;
     for (const auto& it : items) {
-        const auto p = temper(it.probs, o.temperature.for_type(it.type));
+        const auto p = temper(it.probs, o.temperature.for_question(it.question, it.type));
         rows.push_back({label_entropy(p), top(p) == it.expected,
                         it.stage2_correct ? (*it.stage2_correct ? 1.0 : 0.0) : o.stage2_accuracy});
     }

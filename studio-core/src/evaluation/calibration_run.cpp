@@ -32,6 +32,13 @@ Result<PolicyTemperature> temperature_to_write(const PolicyTemperature& current,
         return engine::bad_input(
             "nothing was fitted (too few labelled questions of every type): the policy is left "
             "as it was");
+    if (!report.temperature.by_question.empty()) {
+        // Per question: the fitted questions get their own T; the policy's one or per-type T
+        // (and the other questions' own) stay for everything else.
+        PolicyTemperature merged = current;
+        for (const auto& [id, t] : report.temperature.by_question) merged.by_question[id] = t;
+        return merged;
+    }
     PolicyTemperature merged = report.temperature;
     for (auto type : {QuestionType::Noul, QuestionType::Choice, QuestionType::Score})
         if (!merged.by_type.count(type) && current.is_set() && current.for_type(type) != 1)

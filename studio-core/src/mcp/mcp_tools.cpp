@@ -278,7 +278,7 @@ std::uint64_t seed_argument(const json& arguments) {
 // temperature, cascade_mode and cascade_threshold over the policy's own keys.
 void apply_calibration(const json& arguments, Schema& schema) {
     if (auto t = arguments.find("temperature"); t != arguments.end())
-        schema.temperature = PolicyTemperature{t->get<double>(), {}};
+        schema.temperature = PolicyTemperature{t->get<double>(), {}, {}};
     if (auto m = arguments.find("cascade_mode"); m != arguments.end())
         schema.cascade.mode = parse_cascade_mode(m->get<std::string>()).value_or(CascadeMode::Off);
     if (auto c = arguments.find("cascade_threshold"); c != arguments.end())

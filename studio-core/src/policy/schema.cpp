@@ -403,6 +403,16 @@ class SchemaParser {
         if (const ojson* t = find(root, "temperature"); t && !t->is_null()) {
             auto parsed = parse_policy_temperature(*t, "temperature");
             if (!parsed) return fail(parsed.error().message);
+            for (const auto& [id, value] : parsed->by_question) {
+                const bool known = std::any_of(schema.questions.begin(), schema.questions.end(),
+                                               [&](const Question& q) { return q.id == id; });
+                if (!known) {
+                    std::string ids;
+                    for (const auto& q : schema.questions) ids += (ids.empty() ? "" : ", ") + q.id;
+                    return fail("temperature.questions names the unknown question \"" + id +
+                                "\"; the policy's questions: " + ids);
+                }
+            }
             schema.temperature = std::move(*parsed);
         }
         if (auto ok = parse_enum(root, "cascade_mode", parse_cascade_mode,

@@ -14,7 +14,8 @@ namespace {
 const char* const kAccepted =
     "accepted: a number above 0 (1 leaves the probabilities as they are, above 1 flattens "
     "them, below 1 sharpens them; at most 1000), or one per question type as "
-    "{\"noul\": T, \"choice\": T, \"score\": T}";
+    "{\"noul\": T, \"choice\": T, \"score\": T}, with one per question id as "
+    "\"questions\": {\"id\": T}";
 
 Result<double> checked(double value, const std::string& shown, std::string_view field) {
     if (!std::isfinite(value) || value < kMinTemperature || value > kMaxTemperature)
@@ -36,6 +37,11 @@ Result<double> temperature_of(const nlohmann::ordered_json& v, std::string_view 
 double PolicyTemperature::for_type(QuestionType type) const {
     if (auto it = by_type.find(type); it != by_type.end()) return it->second;
     return all.value_or(1.0);
+}
+
+double PolicyTemperature::for_question(const std::string& id, QuestionType type) const {
+    if (auto it = by_question.find(id); it != by_question.end()) return it->second;
+    return for_type(type);
 }
 
 std::optional<QuestionType> parse_question_type(std::string_view text) {
@@ -69,10 +75,24 @@ Result<PolicyTemperature> parse_policy_temperature(const nlohmann::ordered_json&
     if (value.empty())
         return engine::bad_input(std::string(field) + " {} names no question type; " + kAccepted);
     for (const auto& [key, v] : value.items()) {
+        if (key == "questions") {
+            const std::string where = std::string(field) + ".questions";
+            if (!v.is_object() || v.empty())
+                return engine::bad_input(where + " " + v.dump() +
+                                         " is not accepted; accepted: {\"question id\": T, ...}");
+            for (const auto& [id, q] : v.items()) {
+                auto one = temperature_of(q, where + "." + id);
+                if (!one) return one.error();
+                t.by_question[id] = *one;
+            }
+            continue;
+        }
         auto type = parse_question_type(key);
         if (!type)
             return engine::bad_input(std::string(field) + " names the unknown question type \"" +
-                                     key + "\"; accepted types: noul, choice, score");
+                                     key +
+                                     "\"; accepted types: noul, choice, score, and \"questions\" "
+                                     "for one T per question id");
         auto one = temperature_of(v, std::string(field) + "." + key);
         if (!one) return one.error();
         t.by_type[*type] = *one;
@@ -81,10 +101,16 @@ Result<PolicyTemperature> parse_policy_temperature(const nlohmann::ordered_json&
 }
 
 nlohmann::ordered_json policy_temperature_json(const PolicyTemperature& t) {
-    if (t.by_type.empty()) return t.all ? nlohmann::ordered_json(*t.all) : nullptr;
+    if (t.by_type.empty() && t.by_question.empty())
+        return t.all ? nlohmann::ordered_json(*t.all) : nullptr;
     nlohmann::ordered_json out = nlohmann::ordered_json::object();
     for (auto type : {QuestionType::Noul, QuestionType::Choice, QuestionType::Score})
         if (t.by_type.count(type) || t.all) out[std::string(to_string(type))] = t.for_type(type);
+    if (!t.by_question.empty()) {
+        nlohmann::ordered_json questions = nlohmann::ordered_json::object();
+        for (const auto& [id, value] : t.by_question) questions[id] = value;
+        out["questions"] = std::move(questions);
+    }
     return out;
 }
 

@@ -190,6 +190,8 @@ void write_extras(const DecisionDiagnostics& x, json& out) {
     if (!x.entropy_basis.empty()) out["entropy_basis"] = x.entropy_basis;
     if (x.temperature) out["temperature"] = *x.temperature;
     if (!x.temperature_by_type.empty()) out["temperature"] = x.temperature_by_type;
+    if (!x.temperature_by_question.empty() && out["temperature"].is_object())
+        out["temperature"]["questions"] = x.temperature_by_question;
 }
 
 // A cascaded decision: the mode, threshold and judge, and per question whether it went to stage
@@ -403,9 +405,16 @@ DecisionDiagnostics extras_from_json(const json& diag) {
     x.entropy_basis = string_or(diag, "entropy_basis", "");
     if (auto t = diag.find("temperature"); t != diag.end() && t->is_number())
         x.temperature = t->get<double>();
-    if (auto t = diag.find("temperature"); t != diag.end() && t->is_object())
-        for (const auto& [type, v] : t->items())
-            if (v.is_number()) x.temperature_by_type[type] = v.get<double>();
+    if (auto t = diag.find("temperature"); t != diag.end() && t->is_object()) {
+        for (const auto& [type, v] : t->items()) {
+            if (v.is_number()) {
+                x.temperature_by_type[type] = v.get<double>();
+            } else if (type == "questions" && v.is_object()) {
+                for (const auto& [id, q] : v.items())
+                    if (q.is_number()) x.temperature_by_question[id] = q.get<double>();
+            }
+        }
+    }
     if (auto w = diag.find("wide"); w != diag.end() && w->is_object()) x.wide = wide_from_json(*w);
     return x;
 }

@@ -142,6 +142,7 @@ struct DecisionDiagnostics {
     // question type ("noul", "choice", "score") where the policy gave one per type.
     std::optional<double> temperature;
     std::map<std::string, double> temperature_by_type;
+    std::map<std::string, double> temperature_by_question;  // the policy's per-question T
     // A stage-2 cascade ran (core/decide/cascade.h): its mode, threshold and judge.
     std::optional<CascadeRecord> cascade;
     std::map<std::string, WideRead> wide;  // per question id, for questions over 26 options

@@ -50,7 +50,13 @@ struct ProbabilityMetrics {
 ProbabilityMetrics probability_metrics(const std::vector<const CalibrationItem*>& items,
                                        double temperature);
 
+// What one temperature is fitted for: each question type (the default: their confidences
+// differ in kind), or each question id (a policy whose questions differ within a type; each
+// needs min_items labelled answers of its own).
+enum class FitPer { Type, Question };
+
 struct CalibrationOptions {
+    FitPer per = FitPer::Type;
     int folds = 5;
     double t_min = 0.05;  // the search range of T (log-spaced grid, then golden section)
     double t_max = 20;
@@ -66,6 +72,7 @@ double fit_temperature_nll(const std::vector<const CalibrationItem*>& items, dou
 
 struct TypeFit {
     QuestionType type = QuestionType::Choice;
+    std::string question;  // FitPer::Question: the question's id (its type in `type`)
     int n = 0;
     bool fitted = false;                    // false: too few items (T stays 1), `note` says so
     double temperature = 1;                 // fitted on every item of the type
@@ -76,9 +83,12 @@ struct TypeFit {
 };
 
 struct CalibrationReport {
-    std::vector<TypeFit> types;        // in the order noul, choice, score (those present)
+    // Per type: in the order noul, choice, score (those present); per question: in the order the
+    // run first answers them.
+    std::vector<TypeFit> types;
     ProbabilityMetrics before, after;  // every type together, held out
-    PolicyTemperature temperature;     // what --write puts into the policy (fitted types only)
+    // What --write puts into the policy: the fitted types (by_type) or questions (by_question).
+    PolicyTemperature temperature;
     CalibrationOptions options;
 };
 

@@ -36,9 +36,11 @@ struct CalibrateResult {
 Result<CalibrateResult> calibrate(const std::vector<CalibrationItem>& items,
                                   const CalibrateOptions& options);
 
-// What writing the fit puts into a policy whose temperature is `current`: the fitted types, and
-// the current T of every type the fit left alone (a type with too few labelled questions keeps
-// what the policy had). BadInput when nothing was fitted.
+// What writing the fit puts into a policy whose temperature is `current`. A per-type fit: the
+// fitted types, and the current T of every type the fit left alone (a type with too few labelled
+// questions keeps what the policy had); questions' own T are dropped (the fitted type's T is
+// meant for all its questions). A per-question fit: `current` with the fitted questions' T set.
+// BadInput when nothing was fitted.
 Result<PolicyTemperature> temperature_to_write(const PolicyTemperature& current,
                                                const CalibrationReport& report);
 

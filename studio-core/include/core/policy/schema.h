@@ -72,12 +72,16 @@ enum class CascadeMode { Off, Entropy, OnMiss };
 
 // dgem's policy "temperature": every read's label log-probabilities are divided by T before the
 // softmax (core/decide/read_stats.h). One T for every question, or one per question type
-// ({"noul": T, "choice": T, "score": T}; a type left out keeps T = 1).
+// ({"noul": T, "choice": T, "score": T}; a type left out keeps T = 1), and one per question id
+// under "questions" ({"questions": {"urgent": T}, ...}: a question's own T comes first, then its
+// type's, then the one T).
 struct PolicyTemperature {
     std::optional<double> all;
     std::map<QuestionType, double> by_type;
-    bool is_set() const { return all.has_value() || !by_type.empty(); }
+    std::map<std::string, double> by_question;
+    bool is_set() const { return all.has_value() || !by_type.empty() || !by_question.empty(); }
     double for_type(QuestionType type) const;  // 1 where none is given
+    double for_question(const std::string& id, QuestionType type) const;
     bool operator==(const PolicyTemperature&) const = default;
 };
 // The smallest and largest temperature a policy or a flag may carry.
@@ -173,7 +177,8 @@ std::optional<QuestionType> parse_question_type(std::string_view text);
 // A temperature as text ("1.5") or a JSON value: a finite number in [kMinTemperature,
 // kMaxTemperature]; the error names `field` and says what is accepted.
 Result<double> parse_temperature_value(const std::string& text, std::string_view field);
-// The policy "temperature" value: a number, or {"noul": T, "choice": T, "score": T}.
+// The policy "temperature" value: a number, or {"noul": T, "choice": T, "score": T,
+// "questions": {id: T}} (any of the members).
 Result<PolicyTemperature> parse_policy_temperature(const nlohmann::ordered_json& value,
                                                    std::string_view field);
 nlohmann::ordered_json policy_temperature_json(const PolicyTemperature& t);
