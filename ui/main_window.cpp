@@ -233,6 +233,7 @@ void MainWindow::setEndpoints(const core::EndpointProfileStore& store) {
     QSettings settings;
     endpoints_.save(settings);
     if (bench_) bench_->setEndpoints(endpoints_);
+    if (data_) data_->setEndpoints(endpoints_);
     activeProfileChanged();
 }
 
@@ -310,6 +311,7 @@ DataWindow* MainWindow::showData() {
         });
     }
     data_->openPolicy(document_->path());
+    data_->setEndpoints(endpoints_);
     data_->setBackend(session_->backend());
     const core::EndpointProfile* profile = endpoints_.activeProfile();
     QString error;

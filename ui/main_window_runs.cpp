@@ -12,6 +12,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 
+#include "core/endpoints/cascade_judge.h"
 #include "ui/calibration/calibrate_dialog.h"
 #include "ui/canvas/canvas_model.h"
 #include "ui/compare/compare_window.h"
@@ -181,8 +182,18 @@ core::DecideRequest MainWindow::currentRequest() const {
 
 void MainWindow::startDecide() {
     run_pending_ = false;
-    results_view_->showProgress(tr("Starting"), -1);
     const core::DecideRequest request = currentRequest();
+    // The policy's stage-2 cascade: its judge is resolved here (a profile's keychain token is
+    // read on this thread) and asked on the runner's worker after stage 1.
+    if (request.schema.cascade.mode == core::CascadeMode::OnMiss)
+        return onFailed(engine::bad_input(
+            tr("cascade_mode on_miss escalates the questions a labelled run missed, and a single "
+               "decision has no expected answers: use entropy here, on_miss in a Bench or Data "
+               "run.")
+                .toStdString()));
+    auto judge = core::make_cascade_judge(request.schema.cascade, endpoints_);
+    if (!judge) return onFailed(judge.error());
+    results_view_->showProgress(tr("Starting"), -1);
     // What the report of this run says it answered: the policy, its variables, the schema read
     // and the canvas the canvas view shows for it.
     core::report::DecisionInput input;
@@ -192,7 +203,7 @@ void MainWindow::startDecide() {
     input.canvas = canvasSummary(request);
     input.images = request.images;
     pending_decision_ = std::move(input);
-    if (!runner_->decide(request)) {
+    if (!runner_->decide(request, std::shared_ptr<core::Backend>(std::move(*judge)))) {
         pending_decision_.reset();
         results_view_->showError(tr("No backend for the active endpoint."));
     }

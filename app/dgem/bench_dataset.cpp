@@ -7,6 +7,7 @@
 
 #include "backend_factory.h"
 #include "bench_common.h"
+#include "cascade_flags.h"
 #include "core/dataset.h"
 #include "report_output.h"
 
@@ -119,6 +120,12 @@ int run_dataset_bench(const cli::Args& args) {
     settings->mode = *run_mode;
     settings->generative_max_tokens = static_cast<int>(*max_tokens);
     settings->extra = {{"command", "bench"}, {"dataset", *data}, {"template", policy}};
+
+    // The stage-2 cascade: the policy's keys, with the --cascade-* flags over them; on_miss
+    // escalates what a labelled row's stage 1 missed.
+    auto cascade = dgem::apply_run_calibration(args, plan->policy_cascade, *settings);
+    if (!cascade) return cli::fail(cascade.error());
+    plan->cascade = *cascade;
 
     auto backend = dgem::make_backend(args);
     if (!backend) return cli::fail(backend.error());

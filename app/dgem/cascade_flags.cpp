@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "core/endpoints/cascade_judge.h"
 #include "core/net/auth.h"
 #include "core/net/remote_backends.h"
 
@@ -72,14 +73,29 @@ engine::Result<std::unique_ptr<core::Backend>> make_judge(const cli::Args& args,
     core::RemoteOptions options;
     options.url = url;
     options.model = args.get("cascade-model", "");
-    options.transport.max_retries = 0;  // a judge that does not answer is reported, not awaited
-    options.transport.timeout_s = 60;
     const std::string var = args.get("cascade-token-env", "DGEM_CASCADE_TOKEN");
     if (const char* token = std::getenv(var.c_str()); token && *token)
         options.transport.auth =
             std::make_shared<core::StaticTokenSource>(token, "environment " + var);
-    return std::unique_ptr<core::Backend>(
-        std::make_unique<core::OpenAiChatBackend>(std::move(options)));
+    return core::make_chat_judge(std::move(options));
+}
+
+engine::Result<bool> apply_run_calibration(const cli::Args& args,
+                                           const core::CascadeSettings& policy,
+                                           core::eval::RunSettings& settings) {
+    core::Schema keys;
+    keys.cascade = policy;
+    if (auto ok = apply_calibration_flags(args, keys); !ok) return ok.error();
+    if (args.has("temperature")) settings.temperature = keys.temperature;
+    auto judge = make_judge(args, keys);
+    if (!judge) return judge.error();
+    if (!*judge) return false;
+    settings.cascade = keys.cascade;
+    settings.judge = std::move(*judge);
+    settings.extra["cascade"] = {{"mode", std::string(core::to_string(keys.cascade.mode))},
+                                 {"threshold", keys.cascade.threshold},
+                                 {"judge", settings.judge->describe()}};
+    return true;
 }
 
 }  // namespace dgem

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "core/decide/backend.h"
+#include "core/evaluation/eval_runner.h"
 
 namespace dgem {
 
@@ -26,5 +27,13 @@ engine::Result<void> apply_calibration_flags(const cli::Args& args, core::Schema
 // stage-1 endpoint's.
 engine::Result<std::unique_ptr<core::Backend>> make_judge(const cli::Args& args,
                                                           const core::Schema& schema);
+
+// For a run over many items (dgem bench, with or without -t): the cascade keys `policy` (the
+// policy's) under the --cascade-* flags and, when that turns the cascade on, the judge they name,
+// all written into `settings` (judge, cascade, and a record in settings.extra); --temperature
+// replaces every item's temperature. Returns whether a cascade runs.
+engine::Result<bool> apply_run_calibration(const cli::Args& args,
+                                           const core::CascadeSettings& policy,
+                                           core::eval::RunSettings& settings);
 
 }  // namespace dgem

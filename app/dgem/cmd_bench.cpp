@@ -6,6 +6,7 @@
 #include "backend_factory.h"
 #include "bench_common.h"
 #include "bench_dataset.h"
+#include "cascade_flags.h"
 #include "cli.h"
 #include "core/comparison/compare.h"
 #include "core/evaluation/eval_report.h"
@@ -81,6 +82,16 @@ int run_bench(const cli::Args& args) {
     settings->mode = *run_mode;
     settings->generative_max_tokens = static_cast<int>(*max_tokens);
     settings->extra = {{"command", "bench"}, {"dataset", *path}};
+    // The stage-2 cascade: the first cascaded case's policy keys, with the --cascade-* flags
+    // over them (on_miss: what a case's stage 1 missed).
+    core::CascadeSettings policy_cascade;
+    for (const auto& item : suite->items)
+        if (item.schema.cascade.mode != core::CascadeMode::Off) {
+            policy_cascade = item.schema.cascade;
+            break;
+        }
+    if (auto c = dgem::apply_run_calibration(args, policy_cascade, *settings); !c)
+        return cli::fail(c.error());
     ev::BenchRunInput input;
     input.suite = std::move(*suite);
     input.dataset_path = *path;
@@ -160,6 +171,7 @@ DGEM_COMMAND(bench) {
         options.push_back(o);
     }
     for (auto& o : dgem::endpoint_options()) options.push_back(o);
+    for (auto& o : dgem::calibration_options()) options.push_back(o);
     return cli::CommandSpec{
         "bench",
         "run a dgem-format policy suite and score its expected answers",

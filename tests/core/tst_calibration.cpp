@@ -17,8 +17,8 @@
 
 #include "core/decide/cascade.h"
 #include "core/evaluation/calibration.h"
-#include "core/evaluation/calibration_run.h"
 #include "core/evaluation/calibration_input.h"
+#include "core/evaluation/calibration_run.h"
 #include "core/policy/policy_source_edit.h"
 #include "core/policy/schema.h"
 #include "test_files.h"

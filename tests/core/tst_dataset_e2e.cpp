@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/dataset/csv_reader.h"
+#include "serve_process.h"
 #include "test_files.h"
 
 namespace {
@@ -210,6 +211,65 @@ class TestDatasetE2E : public QObject {
     }
 
     // Stopped before any row runs, each message naming what was wrong.
+    // The stage-2 cascade in a dataset run, with a real `dgem serve` as the judge: on_miss
+    // escalates exactly the labelled answers stage 1 got wrong (the same run without a cascade
+    // says which), entropy at 0 every answer; each row's columns say escalated or not, both
+    // stages' answers and stage 2's latency. A judge that is not a URL is refused naming it.
+    void cascadeInDataset() {
+        const QString data = labelled_csv(8);
+        const QStringList common =
+            QStringList{"bench", "-t", kPolicy, "-d", data, "--map", "ticket=body"} + local();
+        auto plain = dgem(common + QStringList{"-o", file("plain.csv")});
+        QVERIFY2(plain.code == 0, qPrintable(plain.err));
+        const auto stage1 = csv_rows(slurp(file("plain.csv")));
+        QCOMPARE(stage1.size(), size_t(9));
+
+        QProcess serve;
+        const QString port = start_dgem_serve(serve, env());
+        QVERIFY(!port.isEmpty());
+        const QString judge = "http://127.0.0.1:" + port + "/v1";
+        for (const char* mode : {"on_miss", "entropy"}) {
+            const QString out = file(QString("cascade-%1.csv").arg(mode));
+            auto run = dgem(common + QStringList{"-o", out, "--cascade-mode", mode,
+                                                 "--cascade-threshold", "0", "--cascade-url", judge,
+                                                 "--journal", out + ".journal"});
+            QVERIFY2(run.code == 0, qPrintable(run.err));
+            const auto rows = csv_rows(slurp(out));
+            QCOMPARE(rows.size(), stage1.size());
+            const auto& h = rows[0];
+            int escalated = 0, missed = 0;
+            for (const std::string q : {"urgent", "team"}) {
+                const int esc = column(h, q + "_escalated"), s1 = column(h, q + "_stage1"),
+                          s2 = column(h, q + "_stage2"), ms = column(h, q + "_stage2_ms"),
+                          answer = column(stage1[0], q), want = column(stage1[0], "expected_" + q);
+                QVERIFY(esc > 0 && s1 > 0 && s2 > 0 && ms > 0);
+                for (size_t i = 1; i < rows.size(); ++i) {
+                    const auto& was = stage1[i];
+                    const bool miss = was[size_t(answer)] != was[size_t(want)];
+                    const bool up = rows[i][size_t(esc)] == "yes";
+                    QVERIFY2(up == (std::string(mode) == "entropy" || miss),
+                             qPrintable(QString("%1 row %2 %3").arg(mode).arg(i).arg(q.c_str())));
+                    // Stage 1's answer is the plain run's; stage 2 was asked and timed.
+                    QCOMPARE(rows[i][size_t(s1)], was[size_t(answer)]);
+                    QCOMPARE(rows[i][size_t(ms)].empty(), !up);
+                    if (up && !rows[i][size_t(s2)].empty())
+                        QCOMPARE(rows[i][size_t(column(h, q))], rows[i][size_t(s2)]);
+                    escalated += up;
+                    missed += miss;
+                }
+            }
+            if (std::string(mode) == "on_miss") QCOMPARE(escalated, missed);
+            if (std::string(mode) == "entropy") QCOMPARE(escalated, 2 * 8);
+        }
+        serve.terminate();
+        serve.waitForFinished(30000);
+
+        auto bad = dgem(common +
+                        QStringList{"--cascade-mode", "entropy", "--cascade-url", "judge-profile"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("cascade_endpoint \"judge-profile\""), qPrintable(bad.err));
+    }
+
     void badInput() {
         const QString data = labelled_csv();
         struct Case {

@@ -73,3 +73,10 @@ if(TARGET ui_tst_layout)
                        "QT_QPA_PLATFORM=offscreen;QT_SCALE_FACTOR=2;DS_SCREENSHOT_DIR=${CMAKE_BINARY_DIR}/screenshots"
                        SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
+
+# Issue 39: the Studio's cascade against a real decision server as the judge profile, with a
+# picture of the escalated cards (build/screenshots/cascade-cards.png).
+if(TARGET ui_tst_cascade_results)
+  set_tests_properties(ui_tst_cascade_results PROPERTIES
+                       ENVIRONMENT "QT_QPA_PLATFORM=offscreen;DS_SCREENSHOT_DIR=${CMAKE_BINARY_DIR}/screenshots")
+endif()

@@ -25,6 +25,7 @@
 
 #include "core/dataset/dataset_report.h"
 #include "core/dataset/dataset_run.h"
+#include "core/endpoints/cascade_judge.h"
 #include "core/evaluation/bench_run.h"
 #include "core/policy/policy.h"
 #include "core/reports/report.h"
@@ -326,7 +327,15 @@ void DataWindow::startRun(bool resume) {
                                           {"map", column_map_}}
                                          .dump(2));
     if (!kept) return showError(qstr(kept.error().message));
+    // The policy's stage-2 cascade (on_miss: what a labelled row's stage 1 missed); its judge's
+    // profile secrets are read here, on the GUI thread.
+    auto judge = core::make_cascade_judge(plan_->policy_cascade, endpoints_);
+    if (!judge) return showError(qstr(judge.error().message));
     ds::DatasetRunInput input{*plan_, {}, {}, {}};
+    if (*judge) {
+        input.settings.judge = std::shared_ptr<core::Backend>(std::move(*judge));
+        input.plan.cascade = true;
+    }
     input.settings.journal_path = ev::RunStore::journal_path(dir).string();
     input.settings.resume = resume;
     input.settings.workers = ds::default_rows_in_flight(*backend_);

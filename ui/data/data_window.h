@@ -19,6 +19,7 @@
 #include "core/dataset/dataset_plan.h"
 #include "core/dataset/dataset_results.h"
 #include "core/decide/backend.h"
+#include "core/endpoints/endpoint_profiles.h"
 #include "core/endpoints/worker_runner.h"
 #include "core/evaluation/calibration_input.h"
 #include "core/evaluation/eval_runner.h"
@@ -51,6 +52,8 @@ class DataWindow : public QWidget {
     bool setMapping(const QString& variable, const QString& column);
     // Where rows are decided (the active endpoint's backend).
     void setBackend(std::shared_ptr<core::Backend> backend);
+    // The profiles a policy's cascade_endpoint may name (its stage-2 judge; never secrets).
+    void setEndpoints(const core::EndpointProfileStore& store) { endpoints_ = store; }
 
     bool run();     // a new run in a new run folder
     bool resume();  // continues the shown run's journal
@@ -117,6 +120,7 @@ class DataWindow : public QWidget {
     std::optional<core::dataset::DatasetPlan> plan_;
     std::optional<core::dataset::DatasetSummary> summary_;
     std::shared_ptr<core::Backend> backend_;
+    core::EndpointProfileStore endpoints_;
     QString run_dir_;
     QString status_;
     core::WorkerRunner runner_;

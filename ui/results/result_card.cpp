@@ -133,6 +133,16 @@ ResultCard::Layout ResultCard::layoutFor(int width) const {
         c.out.height = c.y + r.height() + kPad;
         return c.out;
     }
+    // A question the stage-2 cascade escalated says so under its header, wrapped.
+    if (const QString escalation = index_.data(ResultsModel::EscalationRole).toString();
+        !escalation.isEmpty()) {
+        const bool replaced = index_.data(ResultsModel::EscalatedByStage2Role).toBool();
+        const QFontMetrics& m = replaced ? c.bfm : c.fm;
+        const QRect r =
+            m.boundingRect(QRect(c.left, c.y, c.inner, 10000), Qt::TextWordWrap, escalation);
+        c.add(Part::Escalation, QRect(c.left, c.y, c.inner, r.height()), escalation, -1, replaced);
+        c.y += r.height() + 4;
+    }
     layoutStatistics(c);
     layoutBars(c);
     layoutDraws(c);
@@ -424,6 +434,14 @@ void ResultCard::paintEvent(QPaintEvent*) {
                            part.text);
                 break;
             }
+            case Part::Escalation: {
+                QFont f = font();
+                f.setBold(part.bold);
+                p.setFont(f);
+                p.setPen(pal.color(QPalette::Link));
+                p.drawText(part.rect, Qt::TextWordWrap, part.text);
+                break;
+            }
             case Part::Reason:
                 p.setFont(font());
                 p.setPen(pal.color(QPalette::PlaceholderText));
@@ -494,9 +512,14 @@ QString ResultCard::spokenSummary() const {
     if (!skipped.isEmpty()) return tr("%1: skipped, %2").arg(id, skipped);
     const QStringList alts = index_.data(ResultsModel::AlternativesRole).toStringList();
     const int winner = index_.data(ResultsModel::WinnerRole).toInt();
-    return tr("%1: %2, %3 percent, %4")
-        .arg(id, alts.value(winner), QLocale().toString(means(index_).value(winner) * 100, 'f', 1),
-             index_.data(ResultsModel::HesitationTextRole).toString().toLower());
+    QString spoken = tr("%1: %2, %3 percent, %4")
+                         .arg(id, alts.value(winner),
+                              QLocale().toString(means(index_).value(winner) * 100, 'f', 1),
+                              index_.data(ResultsModel::HesitationTextRole).toString().toLower());
+    if (const QString escalation = index_.data(ResultsModel::EscalationRole).toString();
+        !escalation.isEmpty())
+        spoken += QStringLiteral(". ") + escalation;
+    return spoken;
 }
 
 QString ResultCard::spokenDetails() const {

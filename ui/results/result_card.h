@@ -30,6 +30,7 @@ class ResultCard : public QWidget, public PaintedItems {
             Badge,       // the hesitation class
             Stats,       // one line of confidence, entropy, hesitation, stderr
             Reason,      // why an ask_if skipped the question
+            Escalation,  // what the stage-2 cascade did (bold when stage 2's answer stands)
             Swatch,      // a label's colour (the legend)
             Label,       // a label and its meaning
             Track,       // a label's bar track; the bar fills it by the label's mean

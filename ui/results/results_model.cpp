@@ -59,6 +59,11 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
             return q.skipped ? QString::fromStdString(core::skip_text(q)) : QString();
         case StageRole:
             return q.stage;
+        case EscalationRole:
+            return escalationText(q);
+        case EscalatedByStage2Role:
+            return q.escalation && q.escalation->escalated &&
+                   q.escalation->stage2_winner.has_value();
         case ConfidenceRole:
             return q.confidence;
         case EntropyRole:
@@ -155,6 +160,26 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
         return tr("%1 on %2, total %3")
             .arg(e->policy, e->endpoint, formatMs(e->decision.timings.total_ms));
     return {};
+}
+
+QString escalationText(const core::QuestionOutcome& q) {
+    if (!q.escalation || !q.escalation->escalated) return {};
+    const auto& e = *q.escalation;
+    auto name = [&q](int label) {
+        return label >= 0 && label < static_cast<int>(q.alternatives.size())
+                   ? QString::fromStdString(q.alternatives[static_cast<size_t>(label)])
+                   : QString();
+    };
+    const QString stage1 = QCoreApplication::translate("ui::ResultsModel", "stage 1 said %1 (%2)")
+                               .arg(name(e.stage1_winner), formatPercent(e.stage1_confidence, 0));
+    const QString head =
+        QCoreApplication::translate("ui::ResultsModel", "Escalated (entropy %1 nats)")
+            .arg(QLocale().toString(e.stage1_entropy, 'f', 2));
+    if (e.stage2_winner)
+        return QCoreApplication::translate("ui::ResultsModel", "%1: stage 2 answered %2 in %3; %4")
+            .arg(head, name(*e.stage2_winner), formatMs(e.stage2_ms), stage1);
+    return QCoreApplication::translate("ui::ResultsModel", "%1: %2")
+        .arg(head, QString::fromStdString(e.stage2_error));
 }
 
 }  // namespace ui

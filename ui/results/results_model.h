@@ -32,6 +32,10 @@ class ResultsModel : public QAbstractListModel {
         IsolatedRole,
         SkipRole,   // QString: why an ask_if skipped the question; empty when it was read
         StageRole,  // int: the stage (0-based) a staged read asked it in
+        // QString: what the stage-2 cascade did with the question (escalationText); empty when
+        // it was not escalated.
+        EscalationRole,
+        EscalatedByStage2Role,  // bool: stage 2's answer replaced stage 1's
     };
 
     explicit ResultsModel(QObject* parent = nullptr);
@@ -73,6 +77,10 @@ class HistoryModel : public QAbstractListModel {
 
 // "12.3 ms" / "1.24 s".
 QString formatMs(double ms);
+// What the stage-2 cascade did with a question, for its card: "Escalated (entropy 0.91 nats):
+// stage 2 answered billing in 1.2 s; stage 1 said engineering (52%)", or why stage 1's answer
+// was kept. Empty when the question was not escalated.
+QString escalationText(const core::QuestionOutcome& outcome);
 // The winner's summary of a question: "team: billing (87%)".
 QString outcomeSummary(const core::QuestionOutcome& outcome);
 

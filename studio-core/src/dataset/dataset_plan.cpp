@@ -158,6 +158,7 @@ Result<void> plan_questions(DatasetPlan& plan) {
             first->questions.push_back({q.id, q.alternatives(), ""});
     }
     plan.layout = first->schema.layout;
+    plan.policy_cascade = first->schema.cascade;
     std::set<std::string> labelled(plan.shape.labelled_questions.begin(),
                                    plan.shape.labelled_questions.end());
     std::vector<std::string> ids;

@@ -196,6 +196,25 @@ void tally(DatasetSummary& s, const DataRow& row, const RowOutcome& outcome) {
     }
 }
 
+namespace {
+// A cascaded run's columns per question: escalated or not, both stages' answers, stage 2's
+// latency (stage 1's is the row's; empty where the question was not asked).
+constexpr const char* kEscalationSuffixes[] = {"_escalated", "_stage1", "_stage2", "_stage2_ms"};
+
+void add_escalation(ojson& out, const std::string& id, const eval::ItemRecord& rec) {
+    const eval::EscalationRecord* e = nullptr;
+    if (rec.ok)
+        for (const auto& q : rec.questions)
+            if (q.id == id && q.escalation) e = &*q.escalation;
+    auto text = [](const std::string& s) { return s.empty() ? ojson() : ojson(s); };
+    out[id + "_escalated"] = e ? ojson(e->escalated) : ojson();
+    out[id + "_stage1"] = e ? text(e->stage1) : ojson();
+    out[id + "_stage2"] = e && e->escalated ? text(e->stage2) : ojson();
+    out[id + "_stage2_ms"] = ojson();
+    if (e && e->escalated) out[id + "_stage2_ms"] = rounded(e->stage2_ms);
+}
+}  // namespace
+
 ojson output_row(const DatasetPlan& plan, const DataRow& row, const RowOutcome& outcome) {
     ojson out = ojson::object();
     for (const auto& c : plan.shape.columns) {
@@ -210,6 +229,7 @@ ojson output_row(const DatasetPlan& plan, const DataRow& row, const RowOutcome& 
         out[q.id + "_entropy"] = rounded(a.entropy);
         out[q.id + "_hesitation"] = rounded(a.hesitation);
         out[q.id + "_agreement"] = rounded(a.agreement);
+        if (plan.cascade) add_escalation(out, q.id, outcome.record);
         if (!q.labelled) continue;
         auto e = outcome.expected.find(q.id);
         std::string expected = e != outcome.expected.end() ? e->second : std::string();
@@ -228,6 +248,8 @@ std::vector<std::string> output_columns(const DatasetPlan& plan) {
     for (const auto& q : plan.questions) {
         for (const char* suffix : {"", "_p", "_entropy", "_hesitation", "_agreement"})
             cols.push_back(q.id + suffix);
+        if (plan.cascade)
+            for (const char* suffix : kEscalationSuffixes) cols.push_back(q.id + suffix);
         if (q.labelled) {
             cols.push_back(std::string(kExpectedPrefix) + q.id);
             cols.push_back(q.id + "_correct");

@@ -3,6 +3,8 @@
 
 #include <QCoreApplication>
 
+#include "core/decide/cascade.h"
+
 namespace core {
 namespace {
 // The stages the backends report (core/decide/backend.h, local_backend.cpp, remote_backends.cpp)
@@ -16,6 +18,7 @@ constexpr const char* kStages[] = {
     QT_TRANSLATE_NOOP("core::BackendRunner", "generating"),
     QT_TRANSLATE_NOOP("core::BackendRunner", "waiting for server"),
     QT_TRANSLATE_NOOP("core::BackendRunner", "reading canvas rows"),
+    QT_TRANSLATE_NOOP("core::BackendRunner", "asking stage 2"),
     QT_TRANSLATE_NOOP("core::BackendRunner", "done"),
 };
 constexpr const char* kNumberedStages[] = {
@@ -72,11 +75,18 @@ bool BackendRunner::start(Call call, Done done) {
     return true;
 }
 
-bool BackendRunner::decide(DecideRequest request) {
+bool BackendRunner::decide(DecideRequest request, std::shared_ptr<Backend> judge) {
     return start(
-        [request = std::move(request)](Backend& backend, const ProgressFn& on_progress,
-                                       const CancelToken& token) {
-            return backend.decide(request, on_progress, token);
+        [request = std::move(request), judge = std::move(judge)](
+            Backend& backend, const ProgressFn& on_progress, const CancelToken& token) {
+            auto decision = backend.decide(request, on_progress, token);
+            if (decision && judge && request.schema.cascade.mode != CascadeMode::Off) {
+                if (on_progress) on_progress({"asking stage 2", -1, {}});
+                CascadeOptions options;
+                options.settings = request.schema.cascade;
+                run_cascade(*decision, request, *judge, options, token);
+            }
+            return decision;
         },
         [](BackendRunner& r, const Decision& d) { Q_EMIT r.decided(d); });
 }

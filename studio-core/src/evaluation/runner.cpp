@@ -18,6 +18,7 @@
 
 #include "base/time.h"
 #include "core/comparison/compare.h"
+#include "core/decide/cascade.h"
 #include "core/evaluation/eval_runner.h"
 #include "core/policy/json_input.h"
 
@@ -70,7 +71,18 @@ void record_slot(const SuiteItem& item, const Decision& decision, ItemRecord& re
             rec.questions.clear();
             return;
         }
-        rec.questions.push_back({iq.id, iq.names, out->mean, out->hesitation, out->agreement});
+        QuestionRecord qr{iq.id, iq.names, out->mean, out->hesitation, out->agreement, {}};
+        if (const auto& e = out->escalation) {
+            auto name = [&iq](std::optional<int> label) {
+                return label && *label >= 0 && *label < static_cast<int>(iq.names.size())
+                           ? iq.names[static_cast<size_t>(*label)]
+                           : std::string();
+            };
+            qr.escalation =
+                EscalationRecord{e->escalated,    name(e->stage1_winner), name(e->stage2_winner),
+                                 e->stage2_error, e->stage1_ms,           e->stage2_ms};
+        }
+        rec.questions.push_back(std::move(qr));
     }
     rec.prompt_tokens = decision.prompt_tokens;
     rec.cached_prompt_tokens = decision.cached_prompt_tokens;
@@ -192,6 +204,16 @@ json ItemRecord::to_json() const {
         json jq = {
             {"id", q.id}, {"names", q.names}, {"probs", q.probs}, {"hesitation", q.hesitation}};
         if (q.agreement != 1) jq["agreement"] = q.agreement;
+        if (const auto& e = q.escalation) {
+            json je = {
+                {"escalated", e->escalated}, {"stage1", e->stage1}, {"stage1_ms", e->stage1_ms}};
+            if (e->escalated) {
+                je["stage2"] = e->stage2;
+                je["stage2_ms"] = e->stage2_ms;
+                if (!e->error.empty()) je["error"] = e->error;
+            }
+            jq["escalation"] = std::move(je);
+        }
         qs.push_back(std::move(jq));
     }
     json j = {{"id", id},     {"ok", ok},       {"attempts", attempts}, {"latency_s", latency_s},
@@ -232,6 +254,13 @@ Result<ItemRecord> ItemRecord::from_json(const json& j) {
             qr.probs = q.at("probs").get<std::vector<double>>();
             qr.hesitation = q.value("hesitation", 0.0);
             qr.agreement = q.value("agreement", 1.0);
+            if (q.contains("escalation")) {
+                const json& je = q["escalation"];
+                qr.escalation =
+                    EscalationRecord{je.at("escalated").get<bool>(), je.value("stage1", ""),
+                                     je.value("stage2", ""),         je.value("error", ""),
+                                     je.value("stage1_ms", 0.0),     je.value("stage2_ms", 0.0)};
+            }
             if (qr.names.size() != qr.probs.size())
                 return engine::bad_input("question " + qr.id +
                                          ": names and probs differ in length");
@@ -595,6 +624,22 @@ class RunSession {
         return last;
     }
 
+    // Stage 2 for the questions the item's cascade keys escalate; on_miss compares with the
+    // item's expected answers (suite names, mapped to the policy's alternatives by label).
+    void run_item_cascade(const SuiteItem& item, const DecideRequest& request, Decision& d) {
+        CascadeOptions options;
+        options.settings = request.schema.cascade;
+        for (const auto& iq : item.questions) {
+            const auto at = std::find(iq.names.begin(), iq.names.end(), iq.expected);
+            for (const auto& q : d.questions)
+                if (q.id == iq.id && at != iq.names.end() &&
+                    static_cast<size_t>(at - iq.names.begin()) < q.alternatives.size())
+                    options.expected[iq.id] =
+                        q.alternatives[static_cast<size_t>(at - iq.names.begin())];
+        }
+        run_cascade(d, request, *settings_.judge, options, cancel_);
+    }
+
     // The item asked as the run's mode says; nothing when the run was cancelled meanwhile (not
     // recorded, a resume runs it again).
     std::optional<ItemRecord> run_item(const SuiteItem& item) {
@@ -604,6 +649,8 @@ class RunSession {
         DecideRequest request;
         request.schema = item.schema;
         if (settings_.samples) request.schema.samples = *settings_.samples;
+        if (settings_.cascade) request.schema.cascade = *settings_.cascade;
+        if (settings_.temperature) request.schema.temperature = *settings_.temperature;
         request.state = item.state;
         request.images = item.images;
         request.seed = rec.seed;
@@ -613,9 +660,11 @@ class RunSession {
                 [&](const CancelToken& token) { return backend_.decide(request, {}, token); },
                 rec.attempts, rec.latency_s);
             if (!r) return std::nullopt;
-            if (r->ok())
+            if (r->ok()) {
+                if (settings_.judge && request.schema.cascade.mode != CascadeMode::Off)
+                    run_item_cascade(item, request, r->value());
                 record_slot(item, r->value(), rec);
-            else
+            } else
                 set_error(r->error(), rec.error, rec.error_kind);
         }
         if (settings_.mode != RunMode::Slot) {

@@ -46,6 +46,10 @@ struct DatasetPlan {
     std::map<std::string, std::string> column_map;  // as asked: variable -> column
     std::vector<DatasetQuestion> questions;  // the policy's, rendered with the first good row
     Layout layout = Layout::DocumentFirst;   // the rendered schema's
+    // A stage-2 cascade runs (eval::RunSettings::judge): the output gains each question's
+    // <id>_escalated, <id>_stage1, <id>_stage2 and <id>_stage2_ms columns.
+    bool cascade = false;
+    CascadeSettings policy_cascade;  // the policy's cascade keys (rendered with the first row)
     bool labelled() const;
 };
 

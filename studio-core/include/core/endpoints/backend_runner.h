@@ -28,8 +28,10 @@ class BackendRunner : public QObject {
     std::shared_ptr<Backend> backend() const { return backend_; }
     bool busy() const { return worker_->busy(); }
 
-    // Each starts a call (cancelling a running one); false when no backend is set.
-    bool decide(DecideRequest request);
+    // Each starts a call (cancelling a running one); false when no backend is set. With a
+    // `judge`, decide runs the schema's stage-2 cascade on it after stage 1
+    // (core/decide/cascade.h).
+    bool decide(DecideRequest request, std::shared_ptr<Backend> judge = nullptr);
     bool generate(GenerateRequest request);
     bool checkHealth();
     void cancel();

@@ -46,6 +46,24 @@ struct RunSettings {
     bool resume = false;
     std::string program_version;
     nlohmann::json extra = nlohmann::json::object();  // recorded in the header (CLI options)
+    // The stage-2 judge of the items' cascade keys (the policy's "cascade_mode", or the flags'):
+    // after an item's slot decision, entropy mode escalates its questions at or above the
+    // threshold, on_miss those whose stage-1 answer is not the item's expected one
+    // (core/decide/cascade.h). Null: no cascade, whatever the keys say.
+    std::shared_ptr<Backend> judge;
+    // Override every item's policy keys (dgem's --cascade-* and --temperature flags).
+    std::optional<CascadeSettings> cascade;
+    std::optional<PolicyTemperature> temperature;
+};
+
+// What the stage-2 cascade did with one question of an item (names in the suite's vocabulary).
+struct EscalationRecord {
+    bool escalated = false;
+    std::string stage1;    // stage 1's answer
+    std::string stage2;    // stage 2's answer; empty when it gave none (error says why)
+    std::string error;     // why stage 1's answer was kept
+    double stage1_ms = 0;  // the slot decision (one pass read every question)
+    double stage2_ms = 0;  // the judge's call for this question (0 when not escalated)
 };
 
 struct QuestionRecord {
@@ -54,6 +72,9 @@ struct QuestionRecord {
     std::vector<double> probs;       // the backend's mean probabilities, per label
     double hesitation = 0;
     double agreement = 1;  // share of reads whose own argmax is the winner
+    // Set when a cascade ran on the item; probs are then the final answer's (stage 2's where it
+    // answered).
+    std::optional<EscalationRecord> escalation;
 };
 
 // The generative side of one item (RunMode Generative or Both).
