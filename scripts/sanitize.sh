@@ -13,6 +13,7 @@ build=build-sanitize
 start=$(date +%s)
 
 tests=(engine_tst_tokenizer engine_tst_engine_loader engine_tst_engine_forward engine_tst_backend_cpu
+       engine_tst_backend_packed
        engine_tst_thread_pool core_tst_template core_tst_schema core_tst_canvas_plan
        core_tst_read_stats core_tst_policies core_tst_client_config core_tst_local_backend)
 

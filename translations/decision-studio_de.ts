@@ -82,6 +82,10 @@
         <source>decoding canvas %1</source>
         <translation>Dekodierung von Canvas %1</translation>
     </message>
+    <message>
+        <source>asking stage 2</source>
+        <translation>frage Stufe 2</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1978,6 +1982,10 @@
         <source>The fitted temperature was written into %1 (Undo takes it back)</source>
         <translation>Die angepasste Temperatur wurde in %1 geschrieben (Rückgängig nimmt sie zurück)</translation>
     </message>
+    <message>
+        <source>cascade_mode on_miss escalates the questions a labelled run missed, and a single decision has no expected answers: use entropy here, on_miss in a Bench or Data run.</source>
+        <translation>cascade_mode on_miss eskaliert die Fragen, die ein Lauf mit Labels verfehlt hat, und eine einzelne Entscheidung hat keine erwarteten Antworten: Verwenden Sie hier entropy, on_miss in einem Bench- oder Daten-Lauf.</translation>
+    </message>
 </context>
 <context>
     <name>ui::ModelsView</name>
@@ -2476,6 +2484,22 @@
     <message>
         <source>%1: skipped</source>
         <translation>%1: übersprungen</translation>
+    </message>
+    <message>
+        <source>stage 1 said %1 (%2)</source>
+        <translation>Stufe 1 sagte %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Escalated (entropy %1 nats)</source>
+        <translation>Eskaliert (Entropie %1 nats)</translation>
+    </message>
+    <message>
+        <source>%1: stage 2 answered %2 in %3; %4</source>
+        <translation>%1: Stufe 2 antwortete %2 in %3; %4</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
     </message>
 </context>
 <context>

@@ -82,6 +82,10 @@
         <source>decoding canvas %1</source>
         <translation>キャンバス %1 をデコード中</translation>
     </message>
+    <message>
+        <source>asking stage 2</source>
+        <translation>ステージ2に問い合わせ中</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1964,6 +1968,10 @@
         <source>The fitted temperature was written into %1 (Undo takes it back)</source>
         <translation>当てはめた温度を %1 に書き込みました（元に戻すで取り消せます）</translation>
     </message>
+    <message>
+        <source>cascade_mode on_miss escalates the questions a labelled run missed, and a single decision has no expected answers: use entropy here, on_miss in a Bench or Data run.</source>
+        <translation>cascade_mode on_miss はラベル付きの実行で外れた質問をエスカレーションしますが、単一の判定には期待される答えがありません。ここでは entropy を使い、on_miss はベンチまたはデータの実行で使ってください。</translation>
+    </message>
 </context>
 <context>
     <name>ui::ModelsView</name>
@@ -2457,6 +2465,22 @@
     <message>
         <source>%1: skipped</source>
         <translation>%1: スキップ</translation>
+    </message>
+    <message>
+        <source>stage 1 said %1 (%2)</source>
+        <translation>ステージ1の答えは %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Escalated (entropy %1 nats)</source>
+        <translation>エスカレーション済み (エントロピー %1 nats)</translation>
+    </message>
+    <message>
+        <source>%1: stage 2 answered %2 in %3; %4</source>
+        <translation>%1: ステージ2が %3 で %2 と回答; %4</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
     </message>
 </context>
 <context>

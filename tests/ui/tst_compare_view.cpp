@@ -1,4 +1,5 @@
-// The Compare view on the real tiny model through the local backend: Run > Compare slot vs
+// The Compare view on the model the product ships as its default (the demo model, trained for the
+// shipped policies; the tiny model where no demo model is built) through the local backend: Run > Compare slot vs
 // generative (Ctrl+Shift+Return) shows both sides with the backend's numbers (the strip's texts
 // are the Comparison's, the slot cards' winners and the generative reply are those of the same
 // comparison run straight on a LocalBackend), the generation's passes arrive while it runs, a
@@ -40,8 +41,11 @@ namespace {
 
 using namespace ui_test;
 
-// Few completion tokens keep a generation on the tiny model to a few seconds.
-constexpr int kMaxTokens = 16;
+// The demo model writes the whole JSON object: the budget is sized to the questions (0). The
+// random tiny model never ends its reply: a few completion tokens keep it to seconds.
+const bool kDemoModel = QFile::exists(QStringLiteral(DS_DEMO_MODEL_DIR "/config.json")) &&
+                        QStringLiteral(DS_DEFAULT_MODEL_DIR) == QStringLiteral(DS_DEMO_MODEL_DIR);
+const int kMaxTokens = kDemoModel ? 0 : 16;
 
 QString outDir() {
     QString dir = qEnvironmentVariable("DS_SCREENSHOT_DIR");
@@ -59,9 +63,9 @@ bool savePicture(QWidget* widget, const QString& name) {
     return true;
 }
 
-engine::EngineOptions tinyEngine() {
+engine::EngineOptions shippedEngine() {
     engine::EngineOptions eo;
-    eo.model_dir = DS_TINY_MODEL_DIR;
+    eo.model_dir = DS_DEFAULT_MODEL_DIR;
     eo.device = engine::Device::Cpu;
     return eo;
 }
@@ -76,7 +80,7 @@ class CompareViewTest : public QObject {
     ui::MainWindowOptions options() {
         ui::MainWindowOptions o;
         o.user_policy_dir = dir_.filePath(QStringLiteral("policies"));
-        o.default_model_dir = QStringLiteral(DS_TINY_MODEL_DIR);
+        o.default_model_dir = QStringLiteral(DS_DEFAULT_MODEL_DIR);
         o.fallback_tokenizer_json = QStringLiteral(DS_TOKENIZER_JSON);
         o.compare.max_tokens = kMaxTokens;
         return o;
@@ -93,10 +97,10 @@ class CompareViewTest : public QObject {
 
   private Q_SLOTS:
     void initTestCase() {
-        if (!QFile::exists(QStringLiteral(DS_TINY_MODEL_DIR "/config.json")))
-            QSKIP("no tiny model: build the tiny_model target first");
+        if (!QFile::exists(QStringLiteral(DS_DEFAULT_MODEL_DIR "/config.json")))
+            QSKIP("no default model: build the tiny_model (or demo_model) target first");
         isolateSettings(dir_);
-        auto opened = core::LocalBackend::open(tinyEngine());
+        auto opened = core::LocalBackend::open(shippedEngine());
         QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
         local_ = std::shared_ptr<core::Backend>(std::move(opened.value()));
     }
@@ -172,6 +176,11 @@ class CompareViewTest : public QObject {
         }
         QVERIFY(view->generativeErrorText().isEmpty());
         QVERIFY(view->slotErrorText().isEmpty());
+        if (kDemoModel) {
+            // The demo model writes the object the policy asks for and agrees with its slots.
+            QVERIFY2(c.generative.valid, c.generative.reason().c_str());
+            QVERIFY(c.agreeing > 0);
+        }
 
         // The backend's numbers: the same comparison straight on a LocalBackend of the model.
         core::compare::CompareOptions o;

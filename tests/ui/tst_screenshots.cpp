@@ -81,15 +81,16 @@ class ScreenshotsTest : public QObject {
         const QString suffix = dark ? QStringLiteral("-dark") : QStringLiteral("-light");
         ui::MainWindowOptions o;
         o.user_policy_dir = dir_.filePath(QStringLiteral("policies"));
-        o.default_model_dir = QStringLiteral(DS_TINY_MODEL_DIR);
+        // The pictures show the product as it ships: its default model (the demo model).
+        o.default_model_dir = QStringLiteral(DS_DEFAULT_MODEL_DIR);
         o.fallback_tokenizer_json = QStringLiteral(DS_TOKENIZER_JSON);
         ui::MainWindow window(o);
         window.resize(1600, 950);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
 
-        // A real run when the tiny model is there, so the card shows real numbers.
-        const bool model = QFile::exists(QStringLiteral(DS_TINY_MODEL_DIR "/config.json"));
+        // A real run when the model is there, so the card shows real numbers.
+        const bool model = QFile::exists(QStringLiteral(DS_DEFAULT_MODEL_DIR "/config.json"));
         if (model) {
             QSignalSpy finished(&window, &ui::MainWindow::runFinished);
             QVERIFY(window.run());
