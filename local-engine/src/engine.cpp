@@ -13,6 +13,7 @@
 #include "driver/drivers.h"
 #include "model/memory_plan.h"
 #include "model/prefetch.h"
+#include "model/safetensors.h"
 #include "model/weights.h"
 #include "util/thread_pool.h"
 
@@ -60,7 +61,7 @@ class LocalEngine : public Engine {
 
     Result<SlotReadResult> read_slots(const SlotReadRequest& request,
                                       const CancelToken& cancel) override {
-        return scheduler_.read(request, cancel);
+        return unless_damaged(scheduler_.read(request, cancel));
     }
 
     Result<GenerationResult> generate(const GenerationRequest& request,
@@ -74,8 +75,9 @@ class LocalEngine : public Engine {
         if (vision) scheduler_.leave();
         if (!images) return images.error();
         // Each step takes its own turn (StepGate), so reads queued meanwhile run between steps.
-        return driver::generate(*backend_, pool_, defaults_, info_.max_context, tokenizer_, request,
-                                progress, cancel, {}, &*images, &scheduler_);
+        return unless_damaged(driver::generate(*backend_, pool_, defaults_, info_.max_context,
+                                               tokenizer_, request, progress, cancel, {}, &*images,
+                                               &scheduler_));
     }
 
     SchedulerStats scheduler_stats() const override {
@@ -95,6 +97,14 @@ class LocalEngine : public Engine {
     }
 
   private:
+    // A weight file that shrank while mapped gave zeros instead of SIGBUS (util/mapping_guard.h):
+    // a result computed on them is replaced by an error naming the file.
+    template <class T>
+    static Result<T> unless_damaged(Result<T> result) {
+        if (auto damage = model::MappedFile::damage_report()) return engine_error(*damage);
+        return result;
+    }
+
     // One batch of the scheduler: a lone read runs exactly as it always did; several share
     // passes (driver::read_slots_batch), each getting the bits it would get alone.
     void run_reads(std::span<BatchScheduler::ReadJob* const> jobs) {

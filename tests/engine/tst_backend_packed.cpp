@@ -327,6 +327,31 @@ class TestBackendPacked : public QObject {
         }
     }
 
+    // A shard cut short while the engine reads it in place (a copy over a model in use): the
+    // reads of the lost pages give zeros instead of SIGBUS, and the call that touched them
+    // returns an error naming the file and both sizes instead of numbers computed on zeros.
+    void shardTruncatedWhileMappedReported() {
+        const fs::path src = model("bf16");
+        const fs::path dir = fs::path(tmp_.path().toStdString()) / "shrinks";
+        fs::create_directories(dir);
+        for (const auto& e : fs::directory_iterator(src))
+            fs::copy(e.path(), dir / e.path().filename(), fs::copy_options::overwrite_existing);
+        auto e = open(dir, engine::CpuPrecision::Bf16);
+        QVERIFY(e.ok());
+        const auto req = request();
+        QVERIFY((*e)->read_slots(req, {}).ok());
+        const auto file = dir / "model.safetensors";
+        const auto size = fs::file_size(file);
+        fs::resize_file(file, 4096);  // the header's page stays; every weight page is gone
+        auto read = (*e)->read_slots(req, {});
+        QVERIFY(!read.ok());
+        const QString msg = QString::fromStdString(read.error().message);
+        QVERIFY2(msg.contains(QString::fromStdString(file.string())) &&
+                     msg.contains(QString::number(size)) && msg.contains("4096 now") &&
+                     msg.contains("changed while in use"),
+                 qPrintable(msg));
+    }
+
     // An unsupported dtype is refused naming the file, the tensor and the dtype.
     void unsupportedDtypeRefused() {
         const fs::path src = model("bf16");

@@ -10,10 +10,13 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+
+#include "util/mapping_guard.h"
 
 namespace engine::model {
 
@@ -59,6 +62,18 @@ std::string TensorView::shape_string() const {
     return s + "]";
 }
 
+namespace {
+// The mappings alive in this process, for damage_report.
+std::set<const MappedFile*>& live_files() {
+    static std::set<const MappedFile*> files;
+    return files;
+}
+std::mutex& live_files_mutex() {
+    static std::mutex m;
+    return m;
+}
+}  // namespace
+
 Result<std::shared_ptr<MappedFile>> MappedFile::open(const std::filesystem::path& path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return bad_input(path.string() + ": cannot open (" + std::strerror(errno) + ")");
@@ -78,13 +93,40 @@ Result<std::shared_ptr<MappedFile>> MappedFile::open(const std::filesystem::path
             return engine_error(path.string() + ": cannot map (" + std::strerror(err) + ")");
         }
         file->data_ = static_cast<const std::byte*>(p);
+        file->guard_ = util::guard_mapping(p, file->size_);
+        const std::lock_guard lock(live_files_mutex());
+        live_files().insert(file.get());
     }
     ::close(fd);  // the mapping keeps its own reference
     return file;
 }
 
 MappedFile::~MappedFile() {
-    if (data_) ::munmap(const_cast<std::byte*>(data_), size_);
+    if (!data_) return;
+    {
+        const std::lock_guard lock(live_files_mutex());
+        live_files().erase(this);
+    }
+    util::unguard_mapping(guard_);
+    ::munmap(const_cast<std::byte*>(data_), size_);
+}
+
+bool MappedFile::damaged() const {
+    return util::mapping_damaged(guard_);
+}
+
+std::optional<std::string> MappedFile::damage_report() {
+    const std::lock_guard lock(live_files_mutex());
+    for (const MappedFile* f : live_files()) {
+        if (!f->damaged()) continue;
+        std::error_code ec;
+        const auto now = std::filesystem::file_size(f->path_, ec);
+        return f->path_.string() + ": the file changed while in use (" + std::to_string(f->size_) +
+               " bytes when it was opened, " +
+               (ec ? std::string("gone") : std::to_string(now) + " now") +
+               "); nothing computed on it is returned: reopen the model";
+    }
+    return std::nullopt;
 }
 
 namespace {

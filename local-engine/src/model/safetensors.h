@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,9 @@ enum class DType { F32, BF16, F16, F8_E4M3, U8 };
 const char* dtype_name(DType dtype);  // "F32", "BF16", "F16", "F8_E4M3", "U8" (safetensors)
 size_t dtype_size(DType dtype);
 
-// A read-only mapping of a whole file; unmapped when the last owner goes away.
+// A read-only mapping of a whole file; unmapped when the last owner goes away. The mapping is
+// guarded (util/mapping_guard.h): if the file shrinks while mapped, a read past its new end gives
+// zeros instead of SIGBUS, and damage_report names the file.
 class MappedFile {
   public:
     static Result<std::shared_ptr<MappedFile>> open(const std::filesystem::path& path);
@@ -32,12 +35,20 @@ class MappedFile {
     const std::byte* data() const { return data_; }
     size_t size() const { return size_; }
     const std::filesystem::path& path() const { return path_; }
+    // Whether a read found a page the file no longer has.
+    bool damaged() const;
+
+    // The first mapping of this process that a read found damaged: "PATH: the file changed while
+    // in use (N bytes when it was opened, M now); reopen the model". Engines check it after each
+    // call, so that numbers computed on zeros are never returned.
+    static std::optional<std::string> damage_report();
 
   private:
     MappedFile() = default;
     const std::byte* data_ = nullptr;
     size_t size_ = 0;
     std::filesystem::path path_;
+    int guard_ = -1;
 };
 
 struct QuantizedSource;  // model/quantized.h
