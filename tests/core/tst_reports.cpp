@@ -1,4 +1,5 @@
-// Reports from real runs on the tiny model (a decision, a comparison, a JevBench run and a dgem
+// Reports from real runs on the default model (the demo model where it is built, else the tiny
+// model: the example reports show what a new user's first runs give) (a decision, a comparison, a JevBench run and a dgem
 // suite run both ways), in every format: the JSON is the data; the HTML parses as XML and every
 // number it shows equals the JSON's; the CSV parses back to the same numbers; the PDF's pages
 // (pdftoppm) are not blank and its text (pdftotext) holds what the app shows. Also: tables
@@ -21,6 +22,7 @@
 #include <algorithm>
 #include <csignal>
 #include <filesystem>
+#include <string_view>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -216,7 +218,8 @@ class TestReports : public QObject {
     QString shots_ = QStringLiteral(DS_BINARY_DIR "/screenshots");
 
     rep::Provenance provenance() const {
-        return rep::make_provenance("tst_reports", backend_->describe(), "diffusiongemma-tiny");
+        return rep::make_provenance("tst_reports", backend_->describe(),
+                                    std::filesystem::path(DS_DEFAULT_MODEL_DIR).filename().string());
     }
 
     // Writes `report` in every format (into the temporary folder and build/reports/ as
@@ -324,6 +327,13 @@ class TestReports : public QObject {
         }
     }
 
+    // The demo model writes its whole reply (the budget sized to the questions, 0); the random
+    // tiny model never ends one, so a few tokens keep it short.
+    static int generative_tokens() {
+        return std::string_view(DS_DEFAULT_MODEL_DIR) == std::string_view(DS_DEMO_MODEL_DIR) ? 0
+                                                                                            : 8;
+    }
+
   private Q_SLOTS:
     void initTestCase() {
         QVERIFY(tmp_.isValid());
@@ -333,7 +343,7 @@ class TestReports : public QObject {
             QVERIFY2(!QStandardPaths::findExecutable(tool).isEmpty(),
                      "poppler-utils is needed (scripts/setup-debian.sh installs it)");
         engine::EngineOptions options;
-        options.model_dir = DS_TINY_MODEL_DIR;
+        options.model_dir = DS_DEFAULT_MODEL_DIR;
         options.device = engine::Device::Cpu;
         options.threads = 2;
         auto opened = core::LocalBackend::open(options);
@@ -488,7 +498,7 @@ class TestReports : public QObject {
 
     void comparisonReport() {
         core::compare::CompareOptions options;
-        options.max_tokens = 8;
+        options.max_tokens = generative_tokens();
         const auto c =
             core::compare::run_comparison(*backend_, {schema_, state_, 5}, options, {}, {});
         QVERIFY2(c.slot.has_value(), c.slot_error.c_str());
@@ -510,7 +520,7 @@ class TestReports : public QObject {
             QVERIFY(text.contains(
                 QString::fromStdString(rep::percent(c.questions[i].slot_probability))));
         }
-        // Validity with its reasons (the tiny model's reply is not JSON).
+        // Validity with its reasons (the tiny model's reply is not JSON; the demo model's is).
         if (!c.generative.valid) {
             QVERIFY(!c.generative.reasons.empty());
             QVERIFY(text.contains(QStringLiteral("Why invalid")) ||
@@ -582,7 +592,7 @@ class TestReports : public QObject {
         ev::apply_filter(*suite, filter);
         ev::RunSettings settings;
         settings.mode = ev::RunMode::Both;
-        settings.generative_max_tokens = 8;
+        settings.generative_max_tokens = generative_tokens();
         settings.samples = core::Samples{false, 1};
         auto result = ev::EvalRunner(backend_, settings).run(*suite, {}, {});
         QVERIFY(result.ok());
