@@ -1,4 +1,6 @@
-// The Bench view on the real tiny model through the local engine: a JevBench run fills the
+// The Bench view on the real tiny model through the local engine (the pictured run on the default
+// model, the demo model where it is built: it knows nothing of JevBench, and its score says so):
+// a JevBench run fills the
 // item table and the charts with exactly the run's scored numbers (the chart values of the run's
 // report, shown as the Qt Charts chart the report paints), the run is kept and reopens
 // with the same scores, a cancelled run resumes to one record per item with the same
@@ -104,7 +106,7 @@ class TestBenchView : public QObject {
     void runShowsItsNumbers() {
         ui::BenchWindow w(options_);
         w.resize(1400, 900);
-        w.setEndpoints(localStore());
+        w.setEndpoints(localStore(DS_DEFAULT_MODEL_DIR));
         QVERIFY(w.selectSuite(mixed_));
         w.setWorkers(2);
         QVERIFY(runToEnd(w));
@@ -276,7 +278,7 @@ class TestBenchView : public QObject {
         const QStringList kept = w.keptRuns();
         QCOMPARE(kept.size(), 1);
         ui::BenchWindow again(options_);
-        again.setEndpoints(localStore());
+        again.setEndpoints(localStore(DS_DEFAULT_MODEL_DIR));
         QVERIFY(again.openRun(kept.first()));
         QVERIFY(again.runScore().has_value());
         QCOMPARE(again.runScore()->correct, score.correct);

@@ -23,13 +23,13 @@ inline void isolateSettings(const QTemporaryDir& dir) {
     qunsetenv("DGEM_URL");
 }
 
-// One profile, "local": the tiny model on the CPU, active.
-inline core::EndpointProfileStore localStore() {
+// One profile, "local": a model on the CPU (the tiny model unless named), active.
+inline core::EndpointProfileStore localStore(const char* model_dir = DS_TINY_MODEL_DIR) {
     core::EndpointProfileStore store;
     core::EndpointProfile p;
     p.name = "local";
     p.kind = core::EndpointKind::Local;
-    p.model_dir = DS_TINY_MODEL_DIR;
+    p.model_dir = model_dir;
     p.device = "cpu";
     store.profiles.push_back(p);
     store.active = "local";
