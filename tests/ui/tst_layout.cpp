@@ -168,12 +168,12 @@ class LayoutTest : public QObject {
 
   private Q_SLOTS:
     void initTestCase() {
-        if (!QFile::exists(QStringLiteral(DS_TINY_MODEL_DIR "/config.json")))
-            QSKIP("no tiny model: build the tiny_model target first");
+        if (!QFile::exists(QStringLiteral(DS_DEFAULT_MODEL_DIR "/config.json")))
+            QSKIP("no default model: build the tiny_model (or demo_model) target first");
         ui_test::isolateSettings(dir_);
         ui::MainWindowOptions o;
         o.user_policy_dir = dir_.filePath(QStringLiteral("policies"));
-        o.default_model_dir = QStringLiteral(DS_TINY_MODEL_DIR);
+        o.default_model_dir = QStringLiteral(DS_DEFAULT_MODEL_DIR);
         o.fallback_tokenizer_json = QStringLiteral(DS_TOKENIZER_JSON);
         window_ = std::make_unique<ui::MainWindow>(o);
         window_->resize(1600, 950);
