@@ -114,6 +114,16 @@ class TestBackendPacked : public QObject {
         return dir;
     }
 
+    // A copy of the bf16 tiny model in its own folder, for a test that damages its files.
+    fs::path copy_of_bf16_model(const std::string& name) {
+        const fs::path src = model("bf16");
+        const fs::path dir = fs::path(tmp_.path().toStdString()) / name;
+        fs::create_directories(dir);
+        for (const auto& e : fs::directory_iterator(src))
+            fs::copy(e.path(), dir / e.path().filename(), fs::copy_options::overwrite_existing);
+        return dir;
+    }
+
     static engine::Result<std::unique_ptr<engine::Engine>> open(const fs::path& dir,
                                                                 engine::CpuPrecision precision,
                                                                 uint64_t limit = 0) {
@@ -309,11 +319,7 @@ class TestBackendPacked : public QObject {
     // A shard shorter than its header says is refused before any page of it is read, naming the
     // file and the numbers (no SIGBUS).
     void truncatedShardRefused() {
-        const fs::path src = model("bf16");
-        const fs::path dir = fs::path(tmp_.path().toStdString()) / "truncated";
-        fs::create_directories(dir);
-        for (const auto& e : fs::directory_iterator(src))
-            fs::copy(e.path(), dir / e.path().filename(), fs::copy_options::overwrite_existing);
+        const fs::path dir = copy_of_bf16_model("truncated");
         const auto file = dir / "model.safetensors";
         const auto size = fs::file_size(file);
         fs::resize_file(file, size - 4096);
@@ -331,11 +337,7 @@ class TestBackendPacked : public QObject {
     // reads of the lost pages give zeros instead of SIGBUS, and the call that touched them
     // returns an error naming the file and both sizes instead of numbers computed on zeros.
     void shardTruncatedWhileMappedReported() {
-        const fs::path src = model("bf16");
-        const fs::path dir = fs::path(tmp_.path().toStdString()) / "shrinks";
-        fs::create_directories(dir);
-        for (const auto& e : fs::directory_iterator(src))
-            fs::copy(e.path(), dir / e.path().filename(), fs::copy_options::overwrite_existing);
+        const fs::path dir = copy_of_bf16_model("shrinks");
         auto e = open(dir, engine::CpuPrecision::Bf16);
         QVERIFY(e.ok());
         const auto req = request();
@@ -354,11 +356,7 @@ class TestBackendPacked : public QObject {
 
     // An unsupported dtype is refused naming the file, the tensor and the dtype.
     void unsupportedDtypeRefused() {
-        const fs::path src = model("bf16");
-        const fs::path dir = fs::path(tmp_.path().toStdString()) / "dtype";
-        fs::create_directories(dir);
-        for (const auto& e : fs::directory_iterator(src))
-            fs::copy(e.path(), dir / e.path().filename(), fs::copy_options::overwrite_existing);
+        const fs::path dir = copy_of_bf16_model("dtype");
         const auto file = dir / "model.safetensors";
         std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
         uint64_t n = 0;

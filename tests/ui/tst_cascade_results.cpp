@@ -12,26 +12,25 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "core/decide/local_backend.h"
 #include "core/endpoints/endpoint_profiles.h"
-#include "core/server/decision_server.h"
 #include "ui/editor/policy_document.h"
 #include "ui/main_window.h"
 #include "ui/results/result_card.h"
 #include "ui/results/results_model.h"
 #include "ui/results/results_view.h"
 
+#include "ui_test_support.h"
+
 class CascadeResultsTest : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
-    std::shared_ptr<core::Backend> judge_backend_;
-    std::unique_ptr<core::DecisionServer> server_;
+    ui_test::LoopbackServer server_;
 
     core::EndpointProfile judgeProfile() const {
         core::EndpointProfile p;
         p.name = "Stage 2 judge";
         p.kind = core::EndpointKind::Auto;
-        p.url = "http://127.0.0.1:" + std::to_string(server_->port()) + "/v1";
+        p.url = server_.url();
         p.server_key = true;
         p.timeout_s = 300;
         return p;
@@ -61,30 +60,14 @@ class CascadeResultsTest : public QObject {
     void initTestCase() {
         if (!QFile::exists(QStringLiteral(DS_TINY_MODEL_DIR "/config.json")))
             QSKIP("no tiny model: build the tiny_model target first");
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
-                           dir_.filePath(QStringLiteral("settings")));
-        qunsetenv("DGEM_URL");
-        engine::EngineOptions eo;
-        eo.model_dir = DS_TINY_MODEL_DIR;
-        eo.device = engine::Device::Cpu;
-        auto local = core::LocalBackend::open(eo);
-        QVERIFY(local.ok());
-        judge_backend_ = std::shared_ptr<core::Backend>(std::move(local.value()));
-        core::ServerOptions so;
-        so.port = 0;
-        so.server_keys = {"judge-key"};
-        so.model_name = "tiny-judge";
-        server_ = std::make_unique<core::DecisionServer>(judge_backend_, so);
-        auto started = server_->start();
-        QVERIFY2(started.ok(), started.ok() ? "" : started.error().message.c_str());
+        ui_test::isolateSettings(dir_);
+        const std::string error = server_.start("judge-key", "tiny-judge");
+        QVERIFY2(error.empty(), error.c_str());
         // The judge profile's key (no keychain entry in this test's session).
         qputenv("DGEM_SERVER_KEY", "judge-key");
     }
 
-    void cleanupTestCase() {
-        if (server_) server_->stop();
-    }
+    void cleanupTestCase() { server_.stop(); }
 
     void escalatesAtTheThresholdAndMarksTheCards() {
         ui::MainWindow window(options());

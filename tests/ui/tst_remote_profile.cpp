@@ -12,24 +12,24 @@
 
 #include "core/decide/local_backend.h"
 #include "core/endpoints/endpoint_profiles.h"
-#include "core/server/decision_server.h"
 #include "ui/editor/policy_document.h"
 #include "ui/endpoints/endpoints_dialog.h"
 #include "ui/main_window.h"
 #include "ui/results/results_model.h"
 #include "ui/results/results_view.h"
 
+#include "ui_test_support.h"
+
 class RemoteProfileTest : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
-    std::shared_ptr<core::Backend> backend_;
-    std::unique_ptr<core::DecisionServer> server_;
+    ui_test::LoopbackServer server_;
 
     core::EndpointProfile profile() const {
         core::EndpointProfile p;
         p.name = "Loopback serve";
         p.kind = core::EndpointKind::Auto;
-        p.url = "http://127.0.0.1:" + std::to_string(server_->port()) + "/v1";
+        p.url = server_.url();
         p.server_key = true;
         p.timeout_s = 300;
         return p;
@@ -39,30 +39,14 @@ class RemoteProfileTest : public QObject {
     void initTestCase() {
         if (!QFile::exists(QStringLiteral(DS_TINY_MODEL_DIR "/config.json")))
             QSKIP("no tiny model: build the tiny_model target first");
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
-                           dir_.filePath(QStringLiteral("settings")));
-        qunsetenv("DGEM_URL");
-        engine::EngineOptions eo;
-        eo.model_dir = DS_TINY_MODEL_DIR;
-        eo.device = engine::Device::Cpu;
-        auto local = core::LocalBackend::open(eo);
-        QVERIFY(local.ok());
-        backend_ = std::shared_ptr<core::Backend>(std::move(local.value()));
-        core::ServerOptions options;
-        options.port = 0;
-        options.server_keys = {"loopback-key"};
-        options.model_name = "tiny";
-        server_ = std::make_unique<core::DecisionServer>(backend_, options);
-        auto started = server_->start();
-        QVERIFY2(started.ok(), started.ok() ? "" : started.error().message.c_str());
+        ui_test::isolateSettings(dir_);
+        const std::string error = server_.start("loopback-key", "tiny");
+        QVERIFY2(error.empty(), error.c_str());
         // The client's key comes from DGEM_SERVER_KEY when the keychain has none.
         qputenv("DGEM_SERVER_KEY", "loopback-key");
     }
 
-    void cleanupTestCase() {
-        if (server_) server_->stop();
-    }
+    void cleanupTestCase() { server_.stop(); }
 
     void testConnectionDetectsTheServer() {
         core::EndpointProfileStore store;
@@ -104,7 +88,7 @@ class RemoteProfileTest : public QObject {
         request.schema.layout = core::Layout::DocumentFirst;
         request.state = window.document()->state();
         request.seed = window.runSeed();
-        auto direct = backend_->decide(request, {}, {});
+        auto direct = server_.backend()->decide(request, {}, {});
         QVERIFY(direct.ok());
         ui::ResultsModel* model = window.resultsModel();
         QCOMPARE(model->rowCount(), int(direct->questions.size()));

@@ -1,6 +1,7 @@
 #pragma once
-// What several UI tests share: the local tiny-model endpoint profile, a backend without a
-// generative route, and lookups into the charts a view shows (core::report::ReportChart values).
+// What several UI tests share: the local tiny-model endpoint profile, a real decision server on
+// loopback, a backend without a generative route, and lookups into the charts a view shows
+// (core::report::ReportChart values).
 
 #include <QSettings>
 #include <QTemporaryDir>
@@ -9,8 +10,11 @@
 #include <vector>
 
 #include "core/decide/backend.h"
+#include "core/decide/local_backend.h"
 #include "core/endpoints/endpoint_profiles.h"
 #include "core/reports/report.h"
+#include "core/server/decision_server.h"
+#include "engine/engine.h"
 
 namespace ui_test {
 
@@ -35,6 +39,39 @@ inline core::EndpointProfileStore localStore(const char* model_dir = DS_TINY_MOD
     store.active = "local";
     return store;
 }
+
+// A real decision server (what `dgem serve` runs) on a free loopback port, over its own engine of
+// the tiny model on the CPU, asking its clients for `key`.
+class LoopbackServer {
+  public:
+    // An empty string when it serves, else why not.
+    std::string start(const std::string& key, const std::string& model_name) {
+        engine::EngineOptions eo;
+        eo.model_dir = DS_TINY_MODEL_DIR;
+        eo.device = engine::Device::Cpu;
+        auto local = core::LocalBackend::open(eo);
+        if (!local) return local.error().message;
+        backend_ = std::shared_ptr<core::Backend>(std::move(local.value()));
+        core::ServerOptions options;
+        options.port = 0;
+        options.server_keys = {key};
+        options.model_name = model_name;
+        server_ = std::make_unique<core::DecisionServer>(backend_, options);
+        auto started = server_->start();
+        return started ? std::string() : started.error().message;
+    }
+    void stop() {
+        if (server_) server_->stop();
+    }
+    std::string url() const {
+        return "http://127.0.0.1:" + std::to_string(server_->port()) + "/v1";
+    }
+    const std::shared_ptr<core::Backend>& backend() const { return backend_; }
+
+  private:
+    std::shared_ptr<core::Backend> backend_;
+    std::unique_ptr<core::DecisionServer> server_;
+};
 
 // The inner backend's slot side, and a generative route that is not there (a
 // /v1/systemone-only server answers POST /v1/chat/completions with 404): a comparison in the
