@@ -74,7 +74,7 @@ struct QuestionRecord {
     double agreement = 1;  // share of reads whose own argmax is the winner
     // Set when a cascade ran on the item; probs are then the final answer's (stage 2's where it
     // answered).
-    std::optional<EscalationRecord> escalation;
+    std::optional<EscalationRecord> escalation = std::nullopt;
 };
 
 // The generative side of one item (RunMode Generative or Both).
