@@ -75,7 +75,7 @@ if(TARGET ui_tst_layout)
 endif()
 
 # Issue 39: the Studio's cascade against a real decision server as the judge profile, with a
-# picture of the escalated cards (build/screenshots/cascade-cards.png).
+# picture of the escalated cards (build/screenshots/cascade-window.png, cascade-card.png).
 if(TARGET ui_tst_cascade_results)
   set_tests_properties(ui_tst_cascade_results PROPERTIES
                        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;DS_SCREENSHOT_DIR=${CMAKE_BINARY_DIR}/screenshots")

@@ -3,12 +3,14 @@
 // loopback (what `dgem serve` runs) over the tiny model, with its own server key. At threshold 0
 // every question is escalated and its card says what stage 2 did; above ln(labels) none is; an
 // unknown profile is refused naming cascade_endpoint, and on_miss is refused for one decision.
-// DS_SCREENSHOT_DIR: the escalated cards (cascade-cards.png).
+// DS_SCREENSHOT_DIR: the window and a card with escalations (cascade-window.png, cascade-card.png).
+#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -116,8 +118,10 @@ class CascadeResultsTest : public QObject {
         const QString shots = qEnvironmentVariable("DS_SCREENSHOT_DIR");
         if (!shots.isEmpty()) {
             QDir().mkpath(shots);
-            QVERIFY(
-                window.resultsView()->grab().save(shots + QStringLiteral("/cascade-cards.png")));
+            window.sideTabs()->setCurrentWidget(window.resultsView());
+            QApplication::processEvents();
+            QVERIFY(window.grab().save(shots + QStringLiteral("/cascade-window.png")));
+            QVERIFY(cards[0]->grab().save(shots + QStringLiteral("/cascade-card.png")));
         }
 
         // Above the largest entropy a question can have: none escalated, no card marked.
