@@ -73,9 +73,9 @@ json document(const CalibrationInput& in, const CalibrationReport& r,
               {"point", s.found ? point_json(s.point) : json(nullptr)}}}};
 }
 
-void print_metrics_row(const std::string& name, const ProbabilityMetrics& b,
+void print_metrics_row(const std::string& name, size_t width, const ProbabilityMetrics& b,
                        const ProbabilityMetrics& a, std::ostream& out) {
-    out << cli::pad(name, 8) << cli::pad(std::to_string(b.n), 6)
+    out << cli::pad(name, width) << cli::pad(std::to_string(b.n), 6)
         << cli::pad(cli::fixed(b.nll, 4) + " -> " + cli::fixed(a.nll, 4), 20)
         << cli::pad(cli::fixed(b.brier, 4) + " -> " + cli::fixed(a.brier, 4), 20)
         << cli::fixed(b.ece.ece, 4) << " -> " << cli::fixed(a.ece.ece, 4) << "\n";
@@ -88,7 +88,7 @@ void print_table(const CalibrationInput& in, const CalibrationReport& r,
     if (in.skipped) out << " (" << in.skipped << " skipped; first: " << in.first_skip << ")";
     out << "\nobjective: held-out NLL, " << r.options.folds << "-fold cross-validation, T in ["
         << r.options.t_min << ", " << r.options.t_max << "]\n\n";
-    size_t width = 8;
+    size_t width = 10;  // "held out" and the type names; a question id may be longer
     for (const auto& t : r.types) width = std::max(width, t.question.size() + 2);
     out << cli::pad(r.options.per == FitPer::Question ? "QUESTION" : "TYPE", width)
         << cli::pad("T", 10) << "FOLDS\n";
@@ -100,12 +100,13 @@ void print_table(const CalibrationInput& in, const CalibrationReport& r,
             << cli::pad(t.fitted ? cli::fixed(t.temperature, 4) : "1 (kept)", 10) << folds << "\n";
         if (!t.note.empty()) out << "  " << t.note << "\n";
     }
-    out << "\nheld out  " << cli::pad("N", 6) << cli::pad("NLL", 20) << cli::pad("BRIER", 20)
-        << "ECE\n";
+    out << "\n"
+        << cli::pad("held out", width) << cli::pad("N", 6) << cli::pad("NLL", 20)
+        << cli::pad("BRIER", 20) << "ECE\n";
     for (const auto& t : r.types)
         print_metrics_row(t.question.empty() ? std::string(core::to_string(t.type)) : t.question,
-                          t.before, t.after, out);
-    print_metrics_row("all", r.before, r.after, out);
+                          width, t.before, t.after, out);
+    print_metrics_row("all", width, r.before, r.after, out);
     out << "\nreliability (held out, before -> after): confidence bin, n, accuracy\n";
     for (size_t b = 0; b < r.before.ece.bins.size() && b < r.after.ece.bins.size(); ++b) {
         const auto& x = r.before.ece.bins[b];
