@@ -286,7 +286,8 @@ QWidget* PolicyForm::makeCalibrationRow() {
 
 QString PolicyForm::unknownQuestion(const core::PolicyTemperature& t) const {
     if (!document_->schema()) return {};
-    for (const auto& [id, value] : t.by_question) {
+    for (const auto& entry : t.by_question) {
+        const std::string& id = entry.first;  // a named copy: clang < 16 cannot capture a binding
         const auto& qs = document_->schema()->questions;
         if (std::none_of(qs.begin(), qs.end(), [&](const core::Question& q) { return q.id == id; }))
             return QString::fromStdString(id);

@@ -403,7 +403,9 @@ class SchemaParser {
         if (const ojson* t = find(root, "temperature"); t && !t->is_null()) {
             auto parsed = parse_policy_temperature(*t, "temperature");
             if (!parsed) return fail(parsed.error().message);
-            for (const auto& [id, value] : parsed->by_question) {
+            for (const auto& entry : parsed->by_question) {
+                // (A named copy: lambdas capturing structured bindings need clang 16.)
+                const std::string& id = entry.first;
                 const bool known = std::any_of(schema.questions.begin(), schema.questions.end(),
                                                [&](const Question& q) { return q.id == id; });
                 if (!known) {
