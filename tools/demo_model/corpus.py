@@ -5,7 +5,7 @@ the engine lays them out, by the engine's own code (`dgem plan --batch`).
     corpus.py --dgem build/bin/dgem --out DIR [--per-policy N] [--seed N]
               [--heldout-per-policy N] [--heldout-seed N]
 
-For every input (texts.py draws it, with its answers) and every read layout the engine has
+For every input (the texts package draws it, with its answers) and every read layout the engine has
 (document_first and schema_first, the questions read jointly and each question isolated), one slot
 example: the prompt ids and the answer template of each read group, the correct label at each
 slot. And one generative example: the prompt the comparison's generative side sends, and as its
