@@ -116,6 +116,7 @@ bool MappedFile::damaged() const {
 }
 
 std::optional<std::string> MappedFile::damage_report() {
+    if (!util::any_mapping_damaged()) return std::nullopt;  // the common case: no lock, no walk
     const std::lock_guard lock(live_files_mutex());
     for (const MappedFile* f : live_files()) {
         if (!f->damaged()) continue;

@@ -24,6 +24,7 @@ Slot g_slots[kSlots];
 struct sigaction g_previous {};
 std::uintptr_t g_page = 4096;
 std::once_flag g_installed;
+std::atomic<bool> g_any_damaged{false};  // sticky: set by the handler, never cleared
 
 void on_sigbus(int sig, siginfo_t* info, void* context) {
     const auto addr = reinterpret_cast<std::uintptr_t>(info->si_addr);
@@ -36,6 +37,7 @@ void on_sigbus(int sig, siginfo_t* info, void* context) {
         if (::mmap(page, g_page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
             MAP_FAILED) {
             s.damaged.store(true, std::memory_order_release);
+            g_any_damaged.store(true, std::memory_order_release);
             return;  // the read is retried and finds zeros
         }
         break;
@@ -89,6 +91,10 @@ void unguard_mapping(int slot) {
 
 bool mapping_damaged(int slot) {
     return slot >= 0 && slot < kSlots && g_slots[slot].damaged.load(std::memory_order_acquire);
+}
+
+bool any_mapping_damaged() {
+    return g_any_damaged.load(std::memory_order_acquire);
 }
 
 }  // namespace engine::util

@@ -16,5 +16,8 @@ int guard_mapping(const void* base, std::size_t size);
 void unguard_mapping(int slot);
 // Whether a SIGBUS inside the slot's mapping was absorbed.
 bool mapping_damaged(int slot);
+// Whether any guarded mapping ever absorbed one: one atomic load, for the check after every read
+// (the per-mapping walk runs only once this is true).
+bool any_mapping_damaged();
 
 }  // namespace engine::util
