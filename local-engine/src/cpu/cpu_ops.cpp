@@ -138,9 +138,12 @@ void matmul_nt(util::ThreadPool& pool, const float* x, int64_t n, const cpu::Wei
     }
 }
 
+// A pass's buffers: huge pages advised for the large ones (util/page_buffer.h says why).
+using Workspace = std::vector<float, util::PageAllocator<float>>;
+
 // Grows `v` to at least n elements (never shrinks: the workspace keeps its largest plan).
-template <class T>
-void reserve_at_least(std::vector<T>& v, size_t n) {
+template <class T, class A>
+void reserve_at_least(std::vector<T, A>& v, size_t n) {
     if (v.size() < n) v.resize(n);
 }
 
@@ -666,7 +669,7 @@ class CpuOps final : public ops::Ops {
         const int64_t N = static_cast<int64_t>(canvas.rows_) * canvas.width_;
         const int64_t H = c_.hidden_size, V = c_.vocab_size;
         const float* wt = norm_weight(layer, w);
-        std::vector<float>& h = readout_rows_;
+        Workspace& h = readout_rows_;
         reserve_at_least(h, static_cast<size_t>(N * H));
         pool_.parallel_rows(N, [&](int64_t t) {
             cpu::rmsnorm(&canvas.hidden[t * H], wt, H, c_.rms_norm_eps, &h[t * H]);
@@ -688,7 +691,7 @@ class CpuOps final : public ops::Ops {
                                 float cap, std::vector<backend::PositionReadout>& result) override {
         const int64_t H = c_.hidden_size, V = c_.vocab_size, Q = static_cast<int64_t>(at.size());
         const float* wt = norm_weight(layer, w);
-        std::vector<float>& h = readout_rows_;
+        Workspace& h = readout_rows_;
         reserve_at_least(h, static_cast<size_t>(Q * H));
         for (int64_t i = 0; i < Q; ++i) {
             const CanvasToken& a = at[static_cast<size_t>(i)];
@@ -763,7 +766,7 @@ class CpuOps final : public ops::Ops {
         int64_t expert, begin, end;
     };
 
-    std::vector<float>& buf(Act a) { return acts_[static_cast<size_t>(a)]; }
+    Workspace& buf(Act a) { return acts_[static_cast<size_t>(a)]; }
     // Elements per row of a workspace buffer.
     size_t width(Act a) const {
         switch (a) {
@@ -918,8 +921,8 @@ class CpuOps final : public ops::Ops {
     std::vector<std::vector<float>> rope_freqs_;  // distinct inv_freq vectors of the layers
 
     // The workspace: sized by begin_pass, kept between passes.
-    std::vector<float> acts_[static_cast<size_t>(Act::sc) + 1];
-    std::vector<float> q_, k_, v_, g_, u_, top_w_, slot_out_, readout_rows_;
+    Workspace acts_[static_cast<size_t>(Act::sc) + 1];
+    Workspace q_, k_, v_, g_, u_, top_w_, slot_out_, readout_rows_;
     std::vector<int> top_idx_, positions_;
     std::vector<std::vector<float>> rope_cos_, rope_sin_;  // per rope group [tokens][half]
     std::vector<std::vector<int64_t>> members_;            // per expert: its (token, slot) pairs

@@ -15,12 +15,24 @@ size_t whole_pages(size_t bytes) {
 }
 }  // namespace
 
+void* map_pages(size_t bytes) {
+    bytes = whole_pages(bytes);
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    if (bytes >= kMappedFrom) ::madvise(p, bytes, MADV_HUGEPAGE);  // advice: refusal is harmless
+#endif
+    return p;
+}
+
+void unmap_pages(void* data, size_t bytes) {
+    if (data) ::munmap(data, whole_pages(bytes));
+}
+
 PageBuffer::PageBuffer(size_t count) {
     if (count == 0) return;
     const size_t bytes = whole_pages(count * sizeof(float));
-    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    data_ = static_cast<float*>(p);
+    data_ = static_cast<float*>(map_pages(bytes));
     capacity_ = bytes / sizeof(float);
 }
 
@@ -41,7 +53,7 @@ PageBuffer& PageBuffer::operator=(PageBuffer&& other) noexcept {
 }
 
 void PageBuffer::release() {
-    if (data_) ::munmap(data_, bytes());
+    unmap_pages(data_, bytes());
     data_ = nullptr;
     capacity_ = 0;
 }
