@@ -251,6 +251,12 @@ class TestBackendPacked : public QObject {
     void bf16CheckpointPacked() { check_format("bf16", "tiny"); }
     void fp8CheckpointPacked() { check_format("fp8", "tiny"); }
     void nvfp4CheckpointPacked() { check_format("nvfp4", "tiny"); }
+    // The small preset (about 114M parameters, mostly the tied vocabulary: hidden 256, 12 layers,
+    // 16 experts of 256, head sizes 32 and 64), where the products run over longer k and more
+    // panels than the tiny model's.
+    void bf16SmallCheckpointPacked() { check_format("bf16", "small"); }
+    void fp8SmallCheckpointPacked() { check_format("fp8", "small"); }
+    void nvfp4SmallCheckpointPacked() { check_format("nvfp4", "small"); }
 
     // auto keeps the exact path wherever it fits (every existing read keeps its bits) and states
     // it; the tiny f32 checkpoint is the same under f32 and auto.
