@@ -29,13 +29,13 @@ namespace {
 
 const char* const kDescription =
     "demo model, trained on synthetic data for the shipped policies; not a general model";
-const char* const kPolicies[] = {"support_triage",    "code_review",    "content_moderation",
-                                 "contract_audit",    "security_incident", "agent_router"};
+const char* const kPolicies[] = {"support_triage", "code_review",       "content_moderation",
+                                 "contract_audit", "security_incident", "agent_router"};
 
 // A policy's hand-written rows as rendered requests (at most `limit`).
 std::vector<core::DecideRequest> hand_written(const std::string& name, size_t limit) {
-    auto file = core::load_policy_file(std::string(DS_SOURCE_DIR) + "/resources/templates/" +
-                                       name + ".json.tmpl");
+    auto file = core::load_policy_file(std::string(DS_SOURCE_DIR) + "/resources/templates/" + name +
+                                       ".json.tmpl");
     if (!file) qFatal("%s", file.error().message.c_str());
     std::ifstream in(std::string(DS_SOURCE_DIR) + "/tests/data/demo/" + name + ".jsonl");
     std::vector<core::DecideRequest> out;
@@ -135,10 +135,9 @@ class TestDemoModel : public QObject {
         const double accuracy = static_cast<double>(right) / answers;
         qInfo("%s: %d of %d hand-written answers right (%.1f%%)", name.c_str(), right, answers,
               100 * accuracy);
-        QVERIFY2(accuracy >= 0.8, qPrintable(QString("%1: %2 of %3 right, below 80%")
-                                                 .arg(policy)
-                                                 .arg(right)
-                                                 .arg(answers)));
+        QVERIFY2(accuracy >= 0.8,
+                 qPrintable(
+                     QString("%1: %2 of %3 right, below 80%").arg(policy).arg(right).arg(answers)));
     }
 
     void packedPathMatchesExactPath() {
@@ -162,8 +161,8 @@ class TestDemoModel : public QObject {
                 QCOMPARE(a->questions.size(), b->questions.size());
                 for (size_t q = 0; q < a->questions.size(); ++q)
                     for (size_t k = 0; k < a->questions[q].mean.size(); ++k, ++labels)
-                        worst = std::max(worst, std::abs(a->questions[q].mean[k] -
-                                                         b->questions[q].mean[k]));
+                        worst = std::max(
+                            worst, std::abs(a->questions[q].mean[k] - b->questions[q].mean[k]));
             }
         }
         qInfo("packed bf16 path against f32: max |dp| = %.3g over %d label probabilities", worst,
