@@ -5,7 +5,7 @@
 //  - it answers the hand-written inputs of each shipped policy (tests/data/demo, written by hand,
 //    not by the corpus generator) right on the CPU engine: at least 80% of each policy's answers,
 //    the issue's hand-written aim;
-//  - it is the default: `dgem decide` without --model decides on it;
+//  - it is the default: `dgem health --local` (no --model) names it;
 //  - trained weights on the packed path: its bf16 weights read in place (--cpu-precision bf16)
 //    give each label's probability within 2e-2 of the exact f32 path (issue 41's tolerance).
 // Skipped while models/demo holds no weights (the tiny model is the default then).
@@ -15,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
@@ -32,22 +33,30 @@ const char* const kDescription =
 const char* const kPolicies[] = {"support_triage", "code_review",       "content_moderation",
                                  "contract_audit", "security_incident", "agent_router"};
 
-// A policy's hand-written rows as rendered requests (at most `limit`).
-std::vector<core::DecideRequest> hand_written(const std::string& name, size_t limit) {
+// A policy's hand-written rows (tests/data/demo), rendered as decide requests, with the answers
+// the row expects; at most `limit` of them.
+struct HandWrittenRow {
+    core::DecideRequest request;
+    json expected;
+};
+std::vector<HandWrittenRow> hand_written(const std::string& name,
+                                         size_t limit = std::numeric_limits<size_t>::max()) {
     auto file = core::load_policy_file(std::string(DS_SOURCE_DIR) + "/resources/templates/" + name +
                                        ".json.tmpl");
     if (!file) qFatal("%s", file.error().message.c_str());
     std::ifstream in(std::string(DS_SOURCE_DIR) + "/tests/data/demo/" + name + ".jsonl");
-    std::vector<core::DecideRequest> out;
+    if (!in) qFatal("tests/data/demo/%s.jsonl: cannot be read", name.c_str());
+    std::vector<HandWrittenRow> out;
     std::string line;
     while (out.size() < limit && std::getline(in, line)) {
         json row = json::parse(line);
+        json expected = row["expected"];
         for (const char* key : {"id", "expected"}) row.erase(key);
         auto rendered = core::render_policy_data(*file, row);
         if (!rendered) qFatal("%s", rendered.error().message.c_str());
         auto schema = core::parse_schema(rendered->schema, name);
         if (!schema) qFatal("%s", schema.error().message.c_str());
-        out.push_back(core::DecideRequest{*schema, rendered->state, 42});
+        out.push_back({core::DecideRequest{*schema, rendered->state, 42}, std::move(expected)});
     }
     return out;
 }
@@ -107,22 +116,9 @@ class TestDemoModel : public QObject {
     void answersHandWrittenInputs() {
         QFETCH(QString, policy);
         const std::string name = policy.toStdString();
-        auto file = core::load_policy_file(std::string(DS_SOURCE_DIR) + "/resources/templates/" +
-                                           name + ".json.tmpl");
-        QVERIFY2(file, file ? "" : file.error().message.c_str());
-        std::ifstream in(std::string(DS_SOURCE_DIR) + "/tests/data/demo/" + name + ".jsonl");
-        QVERIFY(in.good());
         int answers = 0, right = 0;
-        std::string line;
-        while (std::getline(in, line)) {
-            json row = json::parse(line);
-            const json expected = row["expected"];
-            for (const char* key : {"id", "expected"}) row.erase(key);
-            auto rendered = core::render_policy_data(*file, row);
-            QVERIFY2(rendered, rendered ? "" : rendered.error().message.c_str());
-            auto schema = core::parse_schema(rendered->schema, name);
-            QVERIFY2(schema, schema ? "" : schema.error().message.c_str());
-            auto d = backend_->decide(core::DecideRequest{*schema, rendered->state, 42}, {}, {});
+        for (const auto& [request, expected] : hand_written(name)) {
+            auto d = backend_->decide(request, {}, {});
             QVERIFY2(d, d ? "" : d.error().message.c_str());
             for (const auto& q : d->questions) {
                 if (!expected.contains(q.id)) continue;
@@ -154,9 +150,9 @@ class TestDemoModel : public QObject {
         double worst = 0;
         int labels = 0;
         for (const char* p : kPolicies) {
-            for (const auto& request : hand_written(p, 4)) {
-                auto a = (*packed)->decide(request, {}, {});
-                auto b = (*exact)->decide(request, {}, {});
+            for (const auto& row : hand_written(p, 4)) {
+                auto a = (*packed)->decide(row.request, {}, {});
+                auto b = (*exact)->decide(row.request, {}, {});
                 QVERIFY2(a && b, "a decision failed");
                 QCOMPARE(a->questions.size(), b->questions.size());
                 for (size_t q = 0; q < a->questions.size(); ++q)
