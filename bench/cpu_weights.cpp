@@ -8,8 +8,9 @@
 //     coding: bf16; FP8 E4M3 with per-row scales on every decoder Linear but the router, as the
 //     FP8-dynamic checkpoint; NVFP4 on the experts and the dense MLP, as the ModelOpt one),
 //     mapped read-only and bound as a ModelWeights (the loader's views, no safetensors headers);
-//   * open: the time to read the files once from the page cache (read(2)) against the time from
-//     mapping to the end of the first decision (bind + prompt + canvas + readout);
+//   * open: the time to read the files once from the page cache (read(2)) against what opening
+//     costs beyond the compute: mapping and binding, plus the first decision's time over a warm
+//     one; the median of --opens opens (default 3), each from a fresh mapping;
 //   * ms per layer of a --prompt token prompt (encoder pass) and of a --rows x --width canvas
 //     (3 questions, 4 draws: 4 rows of 32; decoder pass over the prompt's cache), the best of
 //     --repeat (on a shared machine the run least disturbed by others); the readout of 3 slots per
@@ -21,7 +22,7 @@
 //     projected decision time for all 30 layers.
 //
 //   bench-cpu_weights [--layers N] [--threads T] [--formats bf16,fp8,nvfp4] [--prompt P]
-//                     [--rows R] [--width W] [--repeat K] [--dir DIR] [--keep]
+//                     [--rows R] [--width W] [--repeat K] [--opens N] [--dir DIR] [--keep]
 //
 // bench/cpu_weights.sh runs it beside llama.cpp's CPU path (ggml) at the same shapes, pinned to
 // the same CPUs. Never part of ctest.
@@ -76,7 +77,7 @@ double best(const std::vector<double>& v) {
 }
 
 struct Options {
-    int layers = 2, threads = 2, prompt = 512, rows = 4, width = 32, repeat = 3;
+    int layers = 2, threads = 2, prompt = 512, rows = 4, width = 32, repeat = 3, opens = 3;
     std::vector<std::string> formats = {"bf16", "fp8", "nvfp4"};
     fs::path dir = fs::temp_directory_path() / "ds-bench-cpu-weights";
     bool keep = false;
@@ -115,7 +116,13 @@ class FileBuilder {
             out.write(buf.data(), static_cast<std::streamsize>(p.bytes));
             at = p.offset + p.bytes;
         }
+        out.close();
         if (!out) die("short write to " + path.string());
+        // On disk before anything is timed: the page cache then holds clean pages, as for a
+        // checkpoint downloaded earlier, and no writeback runs beside the measurements.
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || ::fdatasync(fd) != 0) die("cannot flush " + path.string());
+        ::close(fd);
     }
 
   private:
@@ -540,23 +547,34 @@ Decision decide_once(engine::backend::ComputeBackend& be, const Options& o) {
 void run_format(const Options& o, const std::string& format, double peak) {
     std::printf("\n== %s, %d layers, %d threads ==\n", format.c_str(), o.layers, o.threads);
     Built b = build_model(o, format);
-    const m::ModelConfig& c = b.weights->config;
+    const m::ModelConfig c = b.weights->config;  // a copy: `b` is built again for each open
     // Open: read the files once from the page cache (twice: the first may come from disk).
     for (const auto& f : b.files) read_once(f);
     double read_s = 0;
     uint64_t file_bytes = 0;
     for (const auto& f : b.files) read_s += read_once(f), file_bytes += fs::file_size(f);
+    // Open --opens times, each from a fresh mapping (the page cache warm, as for a model used
+    // before): mapping the pages and binding, then the first decision. The last one stays open.
     const uint64_t rss0 = rss_bytes();
-    auto t0 = Clock::now();
-    m::prefetch_weights(*b.weights, {});  // as Engine::open: the pages mapped in bulk
-    auto be = engine::backend::make_cpu_backend(b.weights, o.threads, {}, true);
-    if (!be) die(be.error().message);
-    const double bind_s = seconds_since(t0);  // mapping the pages and binding
-    const Decision first = decide_once(**be, o);
-    const double open_s = seconds_since(t0);
+    std::vector<double> bind_times, first_times;
+    std::unique_ptr<engine::backend::ComputeBackend> be;
+    for (int t = 0; t < o.opens; ++t) {
+        if (t > 0) {
+            be.reset();
+            b = build_model(o, format);  // the files exist: mapped again, nothing written
+        }
+        const auto t0 = Clock::now();
+        m::prefetch_weights(*b.weights, {});  // as Engine::open: the pages mapped in bulk
+        auto made = engine::backend::make_cpu_backend(b.weights, o.threads, {}, true);
+        if (!made) die(made.error().message);
+        be = std::move(*made);
+        bind_times.push_back(seconds_since(t0));
+        const Decision first = decide_once(*be, o);
+        first_times.push_back(first.prompt_s + first.canvas_s + first.readout_s);
+    }
     std::vector<double> pr, cv, ro;
     for (int r = 0; r < o.repeat; ++r) {
-        const Decision d = decide_once(**be, o);
+        const Decision d = decide_once(*be, o);
         pr.push_back(d.prompt_s);
         cv.push_back(d.canvas_s);
         ro.push_back(d.readout_s);
@@ -575,19 +593,28 @@ void run_format(const Options& o, const std::string& format, double peak) {
     const double dense = dense_gflops(*b.weights, o.threads, o.prompt);
     const m::MemoryPlan plan = m::plan_cpu_memory(c, o.prompt + o.width, true);
     // What opening costs beyond the compute: binding, and the first decision's time over a warm
-    // one (its page faults on the mapping).
-    // (Against the warm decisions' median: the first decision is one sample.)
+    // one (its page faults on the mapping, first touches of buffers), per open; the median of
+    // the opens is the figure (one open is one sample of a noisy quantity).
     std::vector<double> warm;
     for (size_t i = 0; i < pr.size(); ++i) warm.push_back(pr[i] + cv[i] + ro[i]);
     std::sort(warm.begin(), warm.end());
     const double warm_s = warm[warm.size() / 2];
-    const double open_cost = bind_s + std::max(0.0, open_s - bind_s - warm_s);
+    std::vector<double> costs;
+    for (size_t t = 0; t < bind_times.size(); ++t)
+        costs.push_back(bind_times[t] + std::max(0.0, first_times[t] - warm_s));
+    std::vector<double> sorted_costs = costs;
+    std::sort(sorted_costs.begin(), sorted_costs.end());
+    const double open_cost = sorted_costs[sorted_costs.size() / 2];
+    std::printf("  open (%d times, each from a fresh mapping), seconds: bind", o.opens);
+    for (double v : bind_times) std::printf(" %.3f", v);
+    std::printf("; first decision");
+    for (double v : first_times) std::printf(" %.3f", v);
+    std::printf(" (warm %.3f)\n", warm_s);
     std::printf(
-        "  open: bind %.3f s, first decision %.3f s (warm %.3f s): open cost %.3f s; one "
-        "read of the %.2f GB from the page cache %.3f s (ratio %.2f)\n",
-        bind_s, open_s - bind_s, warm_s, open_cost, double(file_bytes) / 1e9, read_s,
-        open_cost / read_s);
-    (void)first;
+        "  open cost (median of %d): %.3f s (range %.3f-%.3f); one read of the %.2f GB from the "
+        "page cache %.3f s (ratio %.2f)\n",
+        o.opens, open_cost, sorted_costs.front(), sorted_costs.back(), double(file_bytes) / 1e9,
+        read_s, open_cost / read_s);
     std::printf("  prompt (%d tokens): %.1f ms/layer, %.0f GFLOP/s\n", o.prompt, prompt_ms,
                 fp / o.layers / (prompt_ms / 1e3) / 1e9);
     std::printf("  canvas (%d x %d): %.1f ms/layer, %.0f GFLOP/s\n", o.rows, o.width, canvas_ms,
@@ -635,6 +662,8 @@ Options parse(int argc, char** argv) {
             o.rows = std::max(1, std::stoi(value()));
         else if (a == "--width")
             o.width = std::max(28, std::stoi(value()));
+        else if (a == "--opens")
+            o.opens = std::max(1, std::stoi(value()));
         else if (a == "--repeat")
             o.repeat = std::max(1, std::stoi(value()));
         else if (a == "--dir")

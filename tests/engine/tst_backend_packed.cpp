@@ -217,22 +217,24 @@ class TestBackendPacked : public QObject {
     }
 
     // An output's bits do not depend on the other rows or columns of the call (cross-request
-    // batches keep a request's bits).
+    // batches keep a request's bits): with one k chunk, and with k over several chunks (a masked
+    // last step) and more rows than one row block.
     void rowsAndColumnsIndependent() {
         for (auto coding :
-             {cpu::WeightCoding::bf16, cpu::WeightCoding::fp8, cpu::WeightCoding::nvfp4}) {
-            const int64_t n = 45, k = 352, rows = 11;
-            TestMatrix t = make_matrix(coding, n, k, 99);
-            const auto x = random_rows(rows, k, 5);
-            std::vector<float> all(static_cast<size_t>(rows * n));
-            cpu::gemm_weight(x.data(), k, t.w, 0, n, all.data(), n, rows);
-            for (int64_t i = 0; i < rows; ++i) {
-                std::vector<float> one(static_cast<size_t>(n - 7));
-                cpu::gemm_weight(x.data() + i * k, k, t.w, 7, n, one.data(), n - 7, 1);
-                QVERIFY(std::memcmp(one.data(), all.data() + i * n + 7,
-                                    one.size() * sizeof(float)) == 0);
+             {cpu::WeightCoding::bf16, cpu::WeightCoding::fp8, cpu::WeightCoding::nvfp4})
+            for (auto [k, rows] : {std::pair<int64_t, int64_t>{352, 11}, {2096, 101}}) {
+                const int64_t n = 45;
+                TestMatrix t = make_matrix(coding, n, k, 99);
+                const auto x = random_rows(rows, k, 5);
+                std::vector<float> all(static_cast<size_t>(rows * n));
+                cpu::gemm_weight(x.data(), k, t.w, 0, n, all.data(), n, rows);
+                for (int64_t i = 0; i < rows; ++i) {
+                    std::vector<float> one(static_cast<size_t>(n - 7));
+                    cpu::gemm_weight(x.data() + i * k, k, t.w, 7, n, one.data(), n - 7, 1);
+                    QVERIFY(std::memcmp(one.data(), all.data() + i * n + 7,
+                                        one.size() * sizeof(float)) == 0);
+                }
             }
-        }
     }
 
     // The f32 path is the packed f32 product, bit for bit (gemm_weight adds nothing to it).

@@ -7,7 +7,9 @@
 // ~3000) once per call, which every row block of the call then reads. A register tile is up to 4
 // activation rows x 6 weight rows (24 accumulators of 16 lanes); each accumulator takes VDPBF16PS
 // over k in steps of 32 and is summed across its lanes at the end, so an output's chain never
-// depends on the tile.
+// depends on the tile. k goes in chunks of kChunk: a tile's chunk of weight rows stays in L1
+// while the row block's activations pass it, and the accumulators wait in memory between chunks
+// (the same chains, so the same bits).
 
 #include "cpu/weight_gemm.h"
 
@@ -34,6 +36,8 @@ constexpr int64_t kTileCols = 6;    // weight rows of a register tile
 constexpr int64_t kPanelCols = 48;  // weight rows decoded at once (and a column split unit)
 constexpr int64_t kRowBlock = 96;   // activation rows kept hot in L2 per sweep of tiles
 constexpr int64_t kPad = 32;        // bf16 values per dot-product step
+constexpr int64_t kChunk = 1024;    // k values per sweep of a row block (a multiple of kPad)
+constexpr int64_t kPartial = kRowsMax * kColsMax * 16;  // one tile's 16-lane partial sums
 
 int64_t padded(int64_t k) {
     return (k + kPad - 1) / kPad * kPad;
@@ -125,6 +129,8 @@ void gemm_native_portable(const float* x, int64_t ldx, const NativeMatrix& w, in
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 #define DS_BF16_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")))
+// The same target on a lambda (placed after its parameter list).
+#define DS_BF16_LAMBDA __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")))
 
 // m rows of x (f32, stride ldx) as bf16 rows of `kp` values (zero-padded).
 DS_BF16_TARGET void round_rows_bf16(const float* x, int64_t ldx, int64_t m, int64_t k, int64_t kp,
@@ -132,7 +138,11 @@ DS_BF16_TARGET void round_rows_bf16(const float* x, int64_t ldx, int64_t m, int6
     for (int64_t i = 0; i < m; ++i) {
         const float* xr = x + i * ldx;
         uint16_t* d = dst + i * kp;
-        for (int64_t c = 0; c < kp; c += 32) {
+        int64_t c = 0;
+        for (; c + 32 <= k; c += 32)  // plain loads (see tile_bf16), masked ones for the tail
+            _mm512_storeu_si512(d + c, (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(xr + c + 16),
+                                                                    _mm512_loadu_ps(xr + c)));
+        for (; c < kp; c += 32) {
             const int64_t left = k - c;
             const __mmask16 m0 = static_cast<__mmask16>(left >= 16  ? 0xFFFF
                                                         : left <= 0 ? 0
@@ -156,9 +166,17 @@ DS_BF16_TARGET void decode_fp8_row_bf16(const uint8_t* q, int64_t k, int64_t kp,
     const __m512i sub = _mm512_load_si512(kSub);
     const __m512i bias = _mm512_set1_epi16(120 << 7);
     for (int64_t c = 0; c < kp; c += 32) {
-        const int64_t left = std::min<int64_t>(32, std::max<int64_t>(0, k - c));
-        const __mmask32 valid = left >= 32 ? 0xFFFFFFFFu : (1u << left) - 1;
-        const __m512i v = _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(valid, q + c));
+        // Whole steps by a plain load. A masked load on every step made the decode the canvas's
+        // bottleneck on Zen 5 (perf annotate: most samples on the load; FP8 canvas at the real
+        // shapes 227 ms/layer against 110 ms with plain loads, bench-cpu_weights, 2 threads).
+        __m256i bytes;
+        if (c + 32 <= k) {
+            bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + c));
+        } else {
+            const int64_t left = std::max<int64_t>(0, k - c);
+            bytes = _mm256_maskz_loadu_epi8(static_cast<__mmask32>((1ull << left) - 1), q + c);
+        }
+        const __m512i v = _mm512_cvtepu8_epi16(bytes);
         const __m512i em = _mm512_and_si512(v, _mm512_set1_epi16(0x7f));
         const __m512i sign = _mm512_slli_epi16(_mm512_and_si512(v, _mm512_set1_epi16(0x80)), 8);
         const __m512i normal = _mm512_add_epi16(_mm512_slli_epi16(em, 4), bias);
@@ -212,29 +230,51 @@ DS_BF16_TARGET inline float lane_sum(__m512 v) {
     return _mm_cvtss_f32(_mm_add_ss(p, _mm_movehdup_ps(p)));
 }
 
-// y[MR][NR] = x[MR][kp] . w[NR][k] (bf16), times scale[NR]. Weight rows are read up to k
-// (masked in the last step), activation rows up to kp (their padding is zero).
+// One k-chunk [c0, c1) of y[MR][NR] = x[MR][kp] . w[NR][k] (bf16), times scale[NR]. Weight rows
+// are read up to k (masked in the last step), activation rows up to kp (their padding is zero).
+// The 16-lane partial sums live in registers for the chunk and in `partial` [MR][NR][16] between
+// chunks: zero before the first chunk (c0 == 0), summed across lanes, scaled and stored to y
+// after the last (c1 == kp). Each lane's chain is the same whatever the chunks, so are the bits.
 template <int MR, int NR>
 DS_BF16_TARGET void tile_bf16(const uint16_t* x, int64_t kp, const uint16_t* const* w, int64_t k,
-                              float* y, int64_t ldy, const float* scale) {
+                              int64_t c0, int64_t c1, float* partial, float* y, int64_t ldy,
+                              const float* scale) {
     __m512 acc[MR][NR];
 #pragma GCC unroll 24
     for (int i = 0; i < MR; ++i)
 #pragma GCC unroll 6
-        for (int r = 0; r < NR; ++r) acc[i][r] = _mm512_setzero_ps();
-    const int64_t full = k / kPad * kPad;
-    for (int64_t c = 0; c < kp; c += kPad) {
-        const __mmask32 mask =
-            c < full ? 0xFFFFFFFFu : static_cast<__mmask32>((1ull << (k - c)) - 1);
+        for (int r = 0; r < NR; ++r)
+            acc[i][r] =
+                c0 == 0 ? _mm512_setzero_ps() : _mm512_loadu_ps(partial + (i * NR + r) * 16);
+    // One step of 32 values; `Masked` only for the last, partial step of a mapped row, plain
+    // loads elsewhere (see decode_fp8_row_bf16). The next tile's activation rows are asked into
+    // L1 meanwhile (measured, bf16 dense products at the real shapes, 2 threads: 514-546 GFLOP/s
+    // without, 540-584 with).
+    const auto step = [&]<bool Masked>(int64_t c, __mmask32 mask) DS_BF16_LAMBDA {
         __m512bh xv[MR];
 #pragma GCC unroll 4
         for (int i = 0; i < MR; ++i) xv[i] = (__m512bh)_mm512_loadu_si512(x + i * kp + c);
+#pragma GCC unroll 4
+        for (int i = 0; i < MR; ++i)
+            _mm_prefetch(reinterpret_cast<const char*>(x + (MR + i) * kp + c), _MM_HINT_T0);
 #pragma GCC unroll 6
         for (int r = 0; r < NR; ++r) {
-            const __m512bh wv = (__m512bh)_mm512_maskz_loadu_epi16(mask, w[r] + c);
+            const __m512bh wv = Masked ? (__m512bh)_mm512_maskz_loadu_epi16(mask, w[r] + c)
+                                       : (__m512bh)_mm512_loadu_si512(w[r] + c);
 #pragma GCC unroll 4
             for (int i = 0; i < MR; ++i) acc[i][r] = _mm512_dpbf16_ps(acc[i][r], xv[i], wv);
         }
+    };
+    const int64_t full = std::min(c1, k / kPad * kPad);
+    int64_t c = c0;
+    for (; c < full; c += kPad) step.template operator()<false>(c, 0);
+    if (c < c1) step.template operator()<true>(c, static_cast<__mmask32>((1ull << (k - c)) - 1));
+    if (c1 < kp) {
+#pragma GCC unroll 24
+        for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 6
+            for (int r = 0; r < NR; ++r) _mm512_storeu_ps(partial + (i * NR + r) * 16, acc[i][r]);
+        return;
     }
 #pragma GCC unroll 4
     for (int i = 0; i < MR; ++i)
@@ -242,8 +282,8 @@ DS_BF16_TARGET void tile_bf16(const uint16_t* x, int64_t kp, const uint16_t* con
         for (int r = 0; r < NR; ++r) y[i * ldy + r] = lane_sum(acc[i][r]) * scale[r];
 }
 
-using TileBf16 = void (*)(const uint16_t*, int64_t, const uint16_t* const*, int64_t, float*,
-                          int64_t, const float*);
+using TileBf16 = void (*)(const uint16_t*, int64_t, const uint16_t* const*, int64_t, int64_t,
+                          int64_t, float*, float*, int64_t, const float*);
 
 template <int MR, int... NR>
 constexpr std::array<TileBf16, kColsMax> tile_row(std::integer_sequence<int, NR...>) {
@@ -268,6 +308,9 @@ DS_BF16_TARGET void block_product_bf16(const uint16_t* xb, int64_t kp, int64_t m
                                        float* y, int64_t ldy) {
     thread_local std::vector<uint16_t> decoded;
     if (b.coding != WeightCoding::bf16) decoded.resize(static_cast<size_t>(kPanelCols * kp));
+    // The partial sums of a row block's tiles over one panel, between k chunks.
+    thread_local std::vector<float> partial(
+        static_cast<size_t>((kRowBlock / kRowsMax) * (kPanelCols / kTileCols) * kPartial));
     for (int64_t jp = j0; jp < j1; jp += kPanelCols) {
         const int64_t jpe = std::min(j1, jp + kPanelCols);
         // bf16 rows are read in place from the mapping; only coded rows are decoded (and
@@ -281,25 +324,33 @@ DS_BF16_TARGET void block_product_bf16(const uint16_t* xb, int64_t kp, int64_t m
                 decode_nvfp4_row_bf16(reinterpret_cast<const uint8_t*>(b.values) + r * (k / 2),
                                       b.block_scales + r * (k / 16), k, kp, dst);
         }
+        // Tiles' weight rows as read: in place (bf16, rows stop at k, the last step masked) or
+        // from the decoded panel (padded to kp with zeros), and their output scales.
+        const uint16_t* rows[kPanelCols];
+        float scale[kPanelCols];
+        for (int64_t j = jp; j < jpe; ++j) {
+            const int64_t r = j - b.first_row;
+            rows[j - jp] = b.coding == WeightCoding::bf16
+                               ? reinterpret_cast<const uint16_t*>(b.values) + r * k
+                               : decoded.data() + (j - jp) * kp;
+            scale[j - jp] = b.coding == WeightCoding::fp8     ? b.row_scales[static_cast<size_t>(r)]
+                            : b.coding == WeightCoding::nvfp4 ? b.global_scale
+                                                              : 1.0f;
+        }
         for (int64_t i0 = 0; i0 < m; i0 += kRowBlock) {
             const int64_t i1 = std::min(m, i0 + kRowBlock);
-            for (int64_t j = jp; j < jpe; j += kTileCols) {
-                const int nr = static_cast<int>(std::min(kTileCols, jpe - j));
-                const uint16_t* rows[kColsMax];
-                float scale[kColsMax];
-                for (int t = 0; t < nr; ++t) {
-                    const int64_t r = j + t - b.first_row;
-                    // Decoded rows are padded to kp with zeros; mapped rows stop at k (masked).
-                    rows[t] = b.coding == WeightCoding::bf16
-                                  ? reinterpret_cast<const uint16_t*>(b.values) + r * k
-                                  : decoded.data() + (j + t - jp) * kp;
-                    scale[t] = b.coding == WeightCoding::fp8 ? b.row_scales[static_cast<size_t>(r)]
-                               : b.coding == WeightCoding::nvfp4 ? b.global_scale
-                                                                 : 1.0f;
-                }
-                for (int64_t i = i0; i < i1; i += kRowsMax) {
-                    const int mr = static_cast<int>(std::min<int64_t>(kRowsMax, i1 - i));
-                    tile_for(mr, nr)(xb + i * kp, kp, rows, k, y + i * ldy + (j - j0), ldy, scale);
+            // k in chunks: one tile's weight rows (a chunk of each) stay in L1 while the row
+            // block's activations stream past them from L2; the partial sums wait in `partial`.
+            for (int64_t c0 = 0; c0 < kp; c0 += kChunk) {
+                const int64_t c1 = std::min(kp, c0 + kChunk);
+                float* part = partial.data();
+                for (int64_t j = jp; j < jpe; j += kTileCols) {
+                    const int nr = static_cast<int>(std::min(kTileCols, jpe - j));
+                    for (int64_t i = i0; i < i1; i += kRowsMax, part += kPartial) {
+                        const int mr = static_cast<int>(std::min<int64_t>(kRowsMax, i1 - i));
+                        tile_for(mr, nr)(xb + i * kp, kp, rows + (j - jp), k, c0, c1, part,
+                                         y + i * ldy + (j - j0), ldy, scale + (j - jp));
+                    }
                 }
             }
         }
