@@ -38,6 +38,7 @@ constexpr int64_t kRowBlock = 96;   // activation rows kept hot in L2 per sweep 
 constexpr int64_t kPad = 32;        // bf16 values per dot-product step
 constexpr int64_t kChunk = 1024;    // k values per sweep of a row block (a multiple of kPad)
 constexpr int64_t kPartial = kRowsMax * kColsMax * 16;  // one tile's 16-lane partial sums
+constexpr int64_t kDecodeRows = 4;  // FP8 rows decoded side by side (streams from memory)
 
 int64_t padded(int64_t k) {
     return (k + kPad - 1) / kPad * kPad;
@@ -157,33 +158,50 @@ DS_BF16_TARGET void round_rows_bf16(const float* x, int64_t ldx, int64_t m, int6
     }
 }
 
-// One FP8 row (k values) as bf16 into dst[kp]: E4M3 into bf16 is exact (sign, exponent rebased
-// from bias 7 to 127, the 3 mantissa bits on top); subnormal codes through an 8-entry table.
-DS_BF16_TARGET void decode_fp8_row_bf16(const uint8_t* q, int64_t k, int64_t kp, uint16_t* dst) {
+// FP8 rows (k values each; row t at q + t * k) as bf16 into dst + t * kp: E4M3 into bf16 is
+// exact (sign, exponent rebased from bias 7 to 127, the 3 mantissa bits on top); subnormal codes
+// through an 8-entry table. Rows go kDecodeRows at a time, step by step across them: the packed
+// weights come from memory, and one stream per thread left each load's latency exposed (FP8
+// canvas at the real shapes, 2 threads, three runs each in turn: 103-117 ms/layer one row at a
+// time, 95-103 ms four rows at a time).
+DS_BF16_TARGET void decode_fp8_rows_bf16(const uint8_t* q, int64_t rows, int64_t k, int64_t kp,
+                                         uint16_t* dst) {
     // Subnormal codes m = 1..7: m/8 * 2^-6 as bf16 (entries past 7 unused).
     alignas(64) static constexpr uint16_t kSub[32] = {0,      0x3B00, 0x3B80, 0x3BC0,
                                                       0x3C00, 0x3C20, 0x3C40, 0x3C60};
     const __m512i sub = _mm512_load_si512(kSub);
     const __m512i bias = _mm512_set1_epi16(120 << 7);
-    for (int64_t c = 0; c < kp; c += 32) {
-        // Whole steps by a plain load. A masked load on every step made the decode the canvas's
-        // bottleneck on Zen 5 (perf annotate: most samples on the load; FP8 canvas at the real
-        // shapes 227 ms/layer against 110 ms with plain loads, bench-cpu_weights, 2 threads).
-        __m256i bytes;
-        if (c + 32 <= k) {
-            bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + c));
-        } else {
-            const int64_t left = std::max<int64_t>(0, k - c);
-            bytes = _mm256_maskz_loadu_epi8(static_cast<__mmask32>((1ull << left) - 1), q + c);
-        }
+    const auto decode = [&](__m256i bytes, uint16_t* out) DS_BF16_LAMBDA {
         const __m512i v = _mm512_cvtepu8_epi16(bytes);
         const __m512i em = _mm512_and_si512(v, _mm512_set1_epi16(0x7f));
         const __m512i sign = _mm512_slli_epi16(_mm512_and_si512(v, _mm512_set1_epi16(0x80)), 8);
         const __m512i normal = _mm512_add_epi16(_mm512_slli_epi16(em, 4), bias);
         const __mmask32 is_sub = _mm512_cmplt_epu16_mask(em, _mm512_set1_epi16(8));
         const __m512i mag = _mm512_mask_permutexvar_epi16(normal, is_sub, em, sub);
-        _mm512_storeu_si512(dst + c, _mm512_or_si512(mag, sign));
-    }
+        _mm512_storeu_si512(out, _mm512_or_si512(mag, sign));
+    };
+    // Whole steps by plain loads. A masked load on every step made the decode the canvas's
+    // bottleneck on Zen 5 (perf annotate: most samples on the load; FP8 canvas at the real
+    // shapes 227 ms/layer against 110 ms with plain loads, bench-cpu_weights, 2 threads).
+    const int64_t full = k / 32 * 32;
+    int64_t r = 0;
+    for (; r + kDecodeRows <= rows; r += kDecodeRows)
+        for (int64_t c = 0; c < full; c += 32)
+#pragma GCC unroll 4
+            for (int64_t t = r; t < r + kDecodeRows; ++t)
+                decode(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + t * k + c)),
+                       dst + t * kp + c);
+    for (; r < rows; ++r)
+        for (int64_t c = 0; c < full; c += 32)
+            decode(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + r * k + c)),
+                   dst + r * kp + c);
+    for (int64_t t = 0; t < rows; ++t)  // the last, partial step and the padding up to kp
+        for (int64_t c = full; c < kp; c += 32) {
+            const int64_t left = std::max<int64_t>(0, k - c);
+            decode(
+                _mm256_maskz_loadu_epi8(static_cast<__mmask32>((1ull << left) - 1), q + t * k + c),
+                dst + t * kp + c);
+        }
 }
 
 // One NVFP4 row (k values, k a multiple of 16) as bf16 into dst[kp]: E2M1 times its E4M3 block
@@ -247,7 +265,7 @@ DS_BF16_TARGET void tile_bf16(const uint16_t* x, int64_t kp, const uint16_t* con
             acc[i][r] =
                 c0 == 0 ? _mm512_setzero_ps() : _mm512_loadu_ps(partial + (i * NR + r) * 16);
     // One step of 32 values; `Masked` only for the last, partial step of a mapped row, plain
-    // loads elsewhere (see decode_fp8_row_bf16). The next tile's activation rows are asked into
+    // loads elsewhere (see decode_fp8_rows_bf16). The next tile's activation rows are asked into
     // L1 meanwhile (measured, bf16 dense products at the real shapes, 2 threads: 514-546 GFLOP/s
     // without, 540-584 with).
     const auto step = [&]<bool Masked>(int64_t c, __mmask32 mask) DS_BF16_LAMBDA {
@@ -315,12 +333,14 @@ DS_BF16_TARGET void block_product_bf16(const uint16_t* xb, int64_t kp, int64_t m
         const int64_t jpe = std::min(j1, jp + kPanelCols);
         // bf16 rows are read in place from the mapping; only coded rows are decoded (and
         // `decoded` is empty for bf16, so no pointer into it may be formed).
-        for (int64_t j = jp; b.coding != WeightCoding::bf16 && j < jpe; ++j) {
+        if (b.coding == WeightCoding::fp8)
+            decode_fp8_rows_bf16(
+                reinterpret_cast<const uint8_t*>(b.values) + (jp - b.first_row) * k, jpe - jp, k,
+                kp, decoded.data());
+        for (int64_t j = jp; b.coding == WeightCoding::nvfp4 && j < jpe; ++j) {
             const int64_t r = j - b.first_row;
             uint16_t* dst = decoded.data() + (j - jp) * kp;
-            if (b.coding == WeightCoding::fp8)
-                decode_fp8_row_bf16(reinterpret_cast<const uint8_t*>(b.values) + r * k, k, kp, dst);
-            else if (b.coding == WeightCoding::nvfp4)
+            if (b.coding == WeightCoding::nvfp4)
                 decode_nvfp4_row_bf16(reinterpret_cast<const uint8_t*>(b.values) + r * (k / 2),
                                       b.block_scales + r * (k / 16), k, kp, dst);
         }
