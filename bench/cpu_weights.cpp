@@ -205,32 +205,6 @@ double read_once(const fs::path& path) {
     return s;
 }
 
-volatile unsigned g_sink = 0;  // where the touch loop's bytes go, so none is elided
-
-// The floor under any open from a mapping on this machine: the files dropped from the page cache
-// and read back (fresh pages, as for the opens above), mapped again, and one byte of every page
-// read, twice. No page faults are taken (the pages are mapped in bulk first), so what the first
-// pass costs over the second is the first touch of each page through a user mapping: dear on a
-// virtual machine that shadows the guest's page tables, next to nothing on bare metal.
-std::pair<double, double> first_touch_floor(const std::vector<fs::path>& files) {
-    double first = 0, again = 0;
-    for (const auto& f : files) {
-        drop_from_page_cache(f);
-        read_once(f);
-        const auto mp = map_file(f);
-        ::madvise(const_cast<std::byte*>(mp->data), mp->size, 22 /* MADV_POPULATE_READ */);
-        for (double* total : {&first, &again}) {
-            const auto t0 = Clock::now();
-            unsigned sum = 0;
-            for (size_t off = 0; off < mp->size; off += 4096)
-                sum += static_cast<unsigned>(mp->data[off]);
-            *total += seconds_since(t0);
-            g_sink = g_sink + sum;
-        }
-    }
-    return {first, again};
-}
-
 // A tensor's place in a planned file, resolved against the mapping later.
 struct Slot {
     size_t item = 0;
@@ -627,11 +601,6 @@ void run_format(const Options& o, const std::string& format, double peak) {
     }
     const double dense = dense_gflops(*b.weights, o.threads, o.prompt);
     const m::MemoryPlan plan = m::plan_cpu_memory(c, o.prompt + o.width, true);
-    // Nothing may map the files while the floor drops them from the page cache.
-    be.reset();
-    b.weights.reset();
-    b.maps.clear();
-    const auto [touch_first, touch_again] = first_touch_floor(b.files);
     // What opening costs beyond the compute: binding, and the first decision's time over a warm
     // one (its page faults on the mapping, first touches of pages and buffers). The figure is the
     // first open of the process, as a command or a Studio starting opens a model; the opens after
@@ -657,10 +626,6 @@ void run_format(const Options& o, const std::string& format, double peak) {
         for (size_t t = 1; t < costs.size(); ++t) std::printf(" %.3f s", costs[t]);
     }
     std::printf("\n");
-    std::printf(
-        "  first touch of the files' pages through a mapping (one byte a page, no faults): %.3f "
-        "s, again %.3f s\n",
-        touch_first, touch_again);
     std::printf("  prompt (%d tokens): %.1f ms/layer, %.0f GFLOP/s\n", o.prompt, prompt_ms,
                 fp / o.layers / (prompt_ms / 1e3) / 1e9);
     std::printf("  canvas (%d x %d): %.1f ms/layer, %.0f GFLOP/s\n", o.rows, o.width, canvas_ms,
@@ -682,10 +647,9 @@ void run_format(const Options& o, const std::string& format, double peak) {
     std::printf(
         "RESULT format=%s layers=%d threads=%d prompt_ms_per_layer=%.2f "
         "canvas_ms_per_layer=%.2f readout_ms=%.2f dense_gflops=%.1f peak_gflops=%.1f "
-        "layer_gb=%.4f decision30_s=%.3f open_cost_s=%.3f read_s=%.3f touch_first_s=%.3f "
-        "rss_gb=%.3f\n",
+        "layer_gb=%.4f decision30_s=%.3f open_cost_s=%.3f read_s=%.3f rss_gb=%.3f\n",
         format.c_str(), o.layers, o.threads, prompt_ms, canvas_ms, readout_ms, dense, peak,
-        double(b.layer_bytes) / o.layers / 1e9, decision30 / 1e3, open_cost, read_s, touch_first,
+        double(b.layer_bytes) / o.layers / 1e9, decision30 / 1e3, open_cost, read_s,
         double(rss) / 1e9);
     std::fflush(stdout);
     if (!o.keep) std::filesystem::remove(b.files[1]);
