@@ -275,7 +275,8 @@ DS_BF16_TARGET void tile_bf16(const uint16_t* x, int64_t kp, const uint16_t* con
     // One step of 32 values; `Masked` only for the last, partial step of a mapped row, plain
     // loads elsewhere (see decode_fp8_rows_bf16). The next tile's activation rows are asked into
     // L1 meanwhile (measured, bf16 dense products at the real shapes, 2 threads: 514-546 GFLOP/s
-    // without, 540-584 with).
+    // without, 540-584 with); past the last tile the hint points beyond the rows, which a
+    // prefetch may (it never faults).
     const auto step = [&]<bool Masked>(int64_t c, __mmask32 mask) DS_BF16_LAMBDA {
         __m512bh xv[MR];
 #pragma GCC unroll 4
@@ -347,10 +348,9 @@ DS_BF16_TARGET void block_product_bf16(const uint16_t* xb, int64_t kp, int64_t m
                 kp, decoded.data());
         for (int64_t j = jp; b.coding == WeightCoding::nvfp4 && j < jpe; ++j) {
             const int64_t r = j - b.first_row;
-            uint16_t* dst = decoded.data() + (j - jp) * kp;
-            if (b.coding == WeightCoding::nvfp4)
-                decode_nvfp4_row_bf16(reinterpret_cast<const uint8_t*>(b.values) + r * (k / 2),
-                                      b.block_scales + r * (k / 16), k, kp, dst);
+            decode_nvfp4_row_bf16(reinterpret_cast<const uint8_t*>(b.values) + r * (k / 2),
+                                  b.block_scales + r * (k / 16), k, kp,
+                                  decoded.data() + (j - jp) * kp);
         }
         // Tiles' weight rows as read: in place (bf16, rows stop at k, the last step masked) or
         // from the decoded panel (padded to kp with zeros), and their output scales.
