@@ -10,7 +10,8 @@ For every input (the texts package draws it, with its answers) and every read la
 example: the prompt ids and the answer template of each read group, the correct label at each
 slot. And one generative example: the prompt the comparison's generative side sends, and as its
 canvas the JSON reply with every answer, then <turn|> and <pad> to the canvas width the engine
-uses. Deterministic from the seeds. DIR receives train.npz, heldout.npz, vocab.json (the ids the
+uses. Deterministic from the seeds. Each example records its layout (an index into LAYOUTS; the
+generative examples use the first). DIR receives train.npz, heldout.npz, vocab.json (the ids the
 training split uses: every other embedding row stays zero) and corpus.json (sizes, seeds, digest),
 plus the inputs as JSONL (train-inputs.jsonl, heldout-inputs.jsonl) for the quality program.
 """
@@ -93,10 +94,10 @@ class Split:
     def __init__(self):
         self.tokens, self.prompt_off, self.prompt_len = [], [], []
         self.canvas_off, self.width, self.slot_off, self.slot_count, self.slot_pos = [], [], [], [], []
-        self.kind, self.policy = [], []
+        self.kind, self.policy, self.layout = [], [], []
         self.size = 0
 
-    def add(self, prompt, canvas, slots, kind, policy):
+    def add(self, prompt, canvas, slots, kind, policy, layout):
         self.prompt_off.append(self.size)
         self.prompt_len.append(len(prompt))
         self.tokens.append(np.asarray(prompt, dtype=np.int32))
@@ -110,6 +111,7 @@ class Split:
         self.slot_pos.extend(slots)
         self.kind.append(kind)
         self.policy.append(policy)
+        self.layout.append(layout)
 
     def arrays(self):
         i32 = lambda a: np.asarray(a, dtype=np.int32)  # noqa: E731
@@ -117,7 +119,7 @@ class Split:
                 "prompt_len": i32(self.prompt_len), "canvas_off": np.asarray(self.canvas_off, np.int64),
                 "width": i32(self.width), "slot_off": np.asarray(self.slot_off, np.int64),
                 "slot_count": i32(self.slot_count), "slot_pos": i32(self.slot_pos), "kind": np.asarray(self.kind, np.int8),
-                "policy": np.asarray(self.policy, np.int8)}
+                "policy": np.asarray(self.policy, np.int8), "layout": np.asarray(self.layout, np.int8)}
 
 
 def build_split(dgem, per_policy, seed, inputs_path):
@@ -146,14 +148,14 @@ def build_split(dgem, per_policy, seed, inputs_path):
                         for s in group["slots"]:
                             canvas[s["pos"]] = s["label_ids"][alts[s["question"]].index(answers[s["question"]])]
                             positions.append(s["pos"])
-                        split.add(group["prompt_ids"], canvas, positions, 0, pi)
+                        split.add(group["prompt_ids"], canvas, positions, 0, pi, li)
                     if li == 0:
                         gen = plan["generative"]
                         ids = json.loads(replies.pop(0))["ids"]
                         width = gen["width"]
                         if len(ids) + 1 > width:
                             fail(f"{policy}: a reply of {len(ids)} tokens does not fit the canvas of {width}")
-                        split.add(gen["prompt_ids"], ids + [END_TURN_ID] + [PAD_ID] * (width - len(ids) - 1), [], 1, pi)
+                        split.add(gen["prompt_ids"], ids + [END_TURN_ID] + [PAD_ID] * (width - len(ids) - 1), [], 1, pi, li)
             print(f"  {policy}: {per_policy} inputs", flush=True)
     os.replace(inputs_path + ".tmp", inputs_path)
     return split

@@ -27,9 +27,13 @@ What the training objective is, and where each choice comes from:
     engine seeds them) and train their cross-entropy.
   * Optimiser: AdamW with warm-up and cosine decay (a choice of ours; the published model's
     optimiser is not public).
+  * Which reads a step trains (ours): --gen-share of the steps are generative; of the slot steps,
+    --joint-share read every question in one prompt (the policies' default and what the quality
+    program measures), the rest one question alone. Both layouts come in both kinds.
 """
 
 import argparse
+import concurrent.futures
 import hashlib
 import json
 import math
@@ -74,7 +78,7 @@ def fail(message):
 
 
 class Corpus:
-    """Examples of one split: prompt ids, target canvas, slot positions, kind, width."""
+    """Examples of one split: prompt ids, target canvas, slot positions, kind, width, layout."""
 
     def __init__(self, path):
         z = np.load(path)
@@ -83,8 +87,13 @@ class Corpus:
         self.canvas_off, self.width = z["canvas_off"], z["width"]
         self.slot_off, self.slot_count, self.slot_pos = z["slot_off"], z["slot_count"], z["slot_pos"]
         self.kind, self.policy = z["kind"], z["policy"]
+        if "layout" not in z:
+            fail(f"{path}: written by an older corpus.py (no layout per example); write the corpus again")
+        # Buckets of one shape: (kind, canvas width, isolated). corpus.py's layouts 2 and 3 read each
+        # question alone (one slot per prompt); 0 and 1 read all questions jointly.
+        isolated = (z["layout"] >= 2) & (self.kind == 0)
         self.buckets = {}
-        for i, key in enumerate(zip(self.kind.tolist(), self.width.tolist())):
+        for i, key in enumerate(zip(self.kind.tolist(), self.width.tolist(), isolated.tolist())):
             self.buckets.setdefault(key, []).append(i)
         self.bucket_keys = sorted(self.buckets)
 
@@ -101,11 +110,19 @@ class Corpus:
         return self.slot_pos[self.slot_off[i]: self.slot_off[i] + self.slot_count[i]]
 
 
-def pick_batch(corpus, rng, batch_tokens, gen_share):
-    """One bucket (kind, width), then examples from it: deterministic in rng."""
-    kinds = {k for k, _ in corpus.bucket_keys}
+def pick_batch(corpus, rng, batch_tokens, gen_share, joint_share):
+    """A bucket, then examples from it: deterministic in rng. A step is generative with probability
+    gen_share; a slot step reads jointly with probability joint_share. Joint reads carry every
+    question's slot for one encoder pass, isolated reads one: the corpus has three isolated
+    examples for each joint one, and drawing by count would spend most of the encoder on them."""
+    kinds = {k for k, _, _ in corpus.bucket_keys}
     want_gen = 1 in kinds and (0 not in kinds or rng.random() < gen_share)
-    keys = [key for key in corpus.bucket_keys if key[0] == (1 if want_gen else 0)]
+    if want_gen:
+        keys = [key for key in corpus.bucket_keys if key[0] == 1]
+    else:
+        isolated = rng.random() >= joint_share
+        keys = [key for key in corpus.bucket_keys if key[0] == 0 and key[2] == isolated] or \
+            [key for key in corpus.bucket_keys if key[0] == 0]
     sizes = np.array([len(corpus.buckets[k]) for k in keys], dtype=np.float64)
     key = keys[rng.choice(len(keys), p=sizes / sizes.sum())]
     members = corpus.buckets[key]
@@ -135,11 +152,12 @@ def uniform_noise(model, shape, gen):
 # loss
 
 
-def step_loss(model, corpus, key, ids, rng, gen, slot_draws):
-    kind, width = key
+def draw_step(model, corpus, key, ids, rng, gen, slot_draws):
+    """Every random choice of one step, for the whole batch: the noised canvases, which positions
+    are scored, and whether the generative pass is self-conditioned."""
+    kind, width = key[0], key[1]
     prompts, lengths, target = collate(model, corpus, ids)
     B = len(ids)
-    cache = model.encode(prompts, lengths)
     if kind == 0:
         # Slot reads: the slots hold noise (or <pad> for seed_token "fixed"), the template is clean.
         rows = target[:, None, :].expand(B, slot_draws, width).clone()
@@ -149,27 +167,56 @@ def step_loss(model, corpus, key, ids, rng, gen, slot_draws):
         fixed = rng.random() < 0.1
         noise = (torch.full_like(rows, int(model.lookup[PAD_ID])) if fixed
                  else uniform_noise(model, rows.shape, gen))
-        x = torch.where(corrupt, noise, rows)
-        hidden = model.decode(x, cache, lengths)
-    else:
-        t = torch.rand(B, generator=gen).clamp(min=0.02)
-        rows = target[:, None, :]
-        corrupt = torch.rand(B, 1, width, generator=gen) < t[:, None, None]
-        corrupt[:, 0, 0] |= ~corrupt.any(dim=2)[:, 0]  # at least one position to learn
-        x = torch.where(corrupt, uniform_noise(model, rows.shape, gen), rows)
-        prev, temperature = None, None
-        if rng.random() < 0.5:
-            with torch.no_grad():
-                prev = model.used_logits(model.decode(x, cache, lengths))
-            temperature = 0.4 + 0.4 * t
-        hidden = model.decode(x, cache, lengths, prev, temperature)
+        return {"prompts": prompts, "lengths": lengths, "rows": rows, "corrupt": corrupt,
+                "x": torch.where(corrupt, noise, rows), "temperature": None}
+    t = torch.rand(B, generator=gen).clamp(min=0.02)
+    rows = target[:, None, :]
+    corrupt = torch.rand(B, 1, width, generator=gen) < t[:, None, None]
+    corrupt[:, 0, 0] |= ~corrupt.any(dim=2)[:, 0]  # at least one position to learn
+    x = torch.where(corrupt, uniform_noise(model, rows.shape, gen), rows)
+    temperature = 0.4 + 0.4 * t if rng.random() < 0.5 else None
+    return {"prompts": prompts, "lengths": lengths, "rows": rows, "corrupt": corrupt, "x": x,
+            "temperature": temperature}
+
+
+def part_loss(model, step, part, scored):
+    """The summed loss of the examples in `part` (a slice of the batch), divided by the number of
+    positions scored in the whole batch; backward() is called here. Returns (loss, right)."""
+    prompts, lengths = step["prompts"][part], step["lengths"][part]
+    x, rows, corrupt = step["x"][part], step["rows"][part], step["corrupt"][part]
+    cache = model.encode(prompts, lengths)
+    prev, temperature = None, step["temperature"]
+    if temperature is not None:
+        temperature = temperature[part]
+        with torch.no_grad():
+            prev = model.used_logits(model.decode(x, cache, lengths))
+    hidden = model.decode(x, cache, lengths, prev, temperature)
     sel = corrupt.reshape(-1)
     h = hidden.reshape(-1, hidden.shape[-1])[sel]
     tgt = rows.reshape(-1)[sel]
     z = model.used_logits(h)
     nll = model.full_logsumexp(z) - z.gather(1, tgt[:, None])[:, 0]
-    right = (z.argmax(dim=1) == tgt).float().mean()
-    return nll.mean(), float(right)
+    loss = nll.sum() / scored
+    loss.backward()
+    return float(loss), int((z.argmax(dim=1) == tgt).sum())
+
+
+def step_loss(model, corpus, key, ids, rng, gen, slot_draws, pool):
+    """One step's loss, its gradients left in the parameters. The batch is always computed as two
+    halves, each forward and backward alone; with a pool of two threads they run side by side
+    (torch's own operators use one thread each: at these sizes a second intra-op thread made a
+    step slower, 0.62 s -> 0.75 s, while two halves side by side use both cores). Each parameter
+    then receives exactly two gradient contributions, and a + b is b + a in floating point, so the
+    weights are the same bits whichever half finishes first and whatever --threads is."""
+    step = draw_step(model, corpus, key, ids, rng, gen, slot_draws)
+    scored = int(step["corrupt"].sum())
+    half = (len(ids) + 1) // 2
+    parts = [slice(0, half), slice(half, len(ids))]
+    if pool is None:
+        results = [part_loss(model, step, p, scored) for p in parts]
+    else:
+        results = list(pool.map(lambda p: part_loss(model, step, p, scored), parts))
+    return sum(r[0] for r in results), sum(r[1] for r in results) / scored
 
 
 # ----------------------------------------------------------------------------------------------
@@ -290,6 +337,8 @@ def parse_args(argv):
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--save-every", type=int, default=50)
     ap.add_argument("--gen-share", type=float, default=0.45, help="share of steps that train generative canvases")
+    ap.add_argument("--joint-share", type=float, default=0.5,
+                    help="share of slot steps that read the questions jointly (the rest read one alone)")
     ap.add_argument("--init-from", help="a stage's checkpoint.pt: continue from its weights (fresh optimiser and "
                     "schedule); training.json lists every stage")
     ap.add_argument("--stop-after", type=int, default=0, help="stop (as if interrupted) after this many steps")
@@ -303,6 +352,8 @@ def parse_args(argv):
         fail(f"--threads {args.threads}: accepted: 1 or more")
     if not 0.0 <= args.gen_share <= 1.0:
         fail(f"--gen-share {args.gen_share}: accepted: 0 to 1")
+    if not 0.0 <= args.joint_share <= 1.0:
+        fail(f"--joint-share {args.joint_share}: accepted: 0 to 1")
     if args.init_from and not os.path.isfile(args.init_from):
         fail(f"--init-from {args.init_from}: not a file (a checkpoint.pt from an earlier --work folder)")
     if args.hidden % 8 or args.hidden < 32:
@@ -332,7 +383,9 @@ def lr_at(step, total, base):
 
 def main(argv=None):
     args = parse_args(argv)
-    torch.set_num_threads(args.threads)
+    # One intra-op thread; --threads 2 runs the step's two halves side by side (step_loss).
+    torch.set_num_threads(1)
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=2) if args.threads >= 2 else None
     torch.manual_seed(args.seed)
     with open(os.path.join(args.corpus, "vocab.json")) as f:
         used = json.load(f)["used_ids"]
@@ -343,7 +396,8 @@ def main(argv=None):
     model = DemoModel(config, used, torch.Generator().manual_seed(args.seed))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.98), weight_decay=0.01)
     ckpt_path = os.path.join(args.work, "checkpoint.pt")
-    settings = {k: getattr(args, k) for k in ("steps", "seed", "hidden", "layers", "batch_tokens", "lr", "gen_share")}
+    settings = {k: getattr(args, k) for k in ("steps", "seed", "hidden", "layers", "batch_tokens", "lr", "gen_share",
+                                              "joint_share")}
     settings["corpus_digest"] = corpus_info.get("digest")
     step, history, elapsed_before, cpu_before = 0, [], 0.0, 0.0
     stages = []
@@ -386,15 +440,14 @@ def main(argv=None):
     while step < args.steps:
         rng = np.random.default_rng([args.seed, step])
         gen = torch.Generator().manual_seed(args.seed * 1_000_003 + step)
-        key, ids = pick_batch(train, rng, args.batch_tokens, gen_share=args.gen_share)
+        key, ids = pick_batch(train, rng, args.batch_tokens, args.gen_share, args.joint_share)
         for group in opt.param_groups:
             group["lr"] = lr_at(step, args.steps, args.lr)
-        loss, right = step_loss(model, train, key, ids, rng, gen, slot_draws=2)
         # None, not zeros: a parameter that no token used this step (an expert nobody routed
         # to) is then skipped by AdamW in every run alike; with zeros an uninterrupted run would
         # apply its momentum while a resumed run, whose first step has no grads yet, would not.
         opt.zero_grad(set_to_none=True)
-        loss.backward()
+        loss, right = step_loss(model, train, key, ids, rng, gen, 2, pool)
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         history.append([step, "gen" if key[0] else "slot", round(float(loss), 5), round(right, 4)])
@@ -439,6 +492,7 @@ def export(args, model, config, corpus_info, history, elapsed, step, cpu, stages
         "cpu_seconds": round(cpu, 1),
         "earlier_stages": stages,
         "gen_share": args.gen_share,
+        "joint_share": args.joint_share,
         "hidden": args.hidden,
         "layers": args.layers,
         "batch_tokens": args.batch_tokens,
