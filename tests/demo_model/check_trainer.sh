@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The demo model's trainer in its short mode (tools/demo_model): a small corpus laid out by dgem,
 # the trainer's forward against the independent reference, a short run that lowers the loss, an
-# interrupted run that resumes to the same weights byte for byte (one thread against two), the
-# refusals of bad flags, and the engine reading what the trainer wrote.
+# interrupted run that resumes to the same weights byte for byte (one thread against two, with
+# generative steps trained on sampler rollouts), the refusals of bad flags, and the engine reading
+# what the trainer wrote.
 #   check_trainer.sh PYTHON DGEM TOKENIZER_JSON
 set -euo pipefail
 py=$1 dgem=$2 tokenizer=$3
@@ -14,7 +15,10 @@ trap 'rm -rf "$work"' EXIT
 "$py" "$tools/corpus.py" --dgem "$dgem" --out "$work/corpus" --per-policy 6 --heldout-per-policy 2 >/dev/null
 "$py" "$tools/check_forward.py" --corpus "$work/corpus" --float64 | tail -1
 
-common=(--corpus "$work/corpus" --steps 40 --batch-tokens 1500 --save-every 10 --heldout-limit 2 --seed 5)
+# Half the generative steps train on the sampler's own states (--rollout-share), so the resumed run
+# replays those rollouts too.
+common=(--corpus "$work/corpus" --steps 40 --batch-tokens 1500 --save-every 10 --heldout-limit 2 --seed 5
+        --rollout-share 0.5 --rollout-steps 3)
 # Run a computes each step's two halves side by side (--threads 2), run b one after the other
 # (--threads 1, interrupted and resumed): the weights must be the same bits.
 "$py" "$tools/train.py" "${common[@]}" --threads 2 --work "$work/a" --out "$work/out-a" | tail -1
@@ -51,6 +55,7 @@ touch "$work/a-file"
 expect_refusal --steps --corpus "$work/corpus" --work "$work/c" --out "$work/o" --steps 0
 expect_refusal --seed --corpus "$work/corpus" --work "$work/c" --out "$work/o" --seed -4
 expect_refusal --joint-share --corpus "$work/corpus" --work "$work/c" --out "$work/o" --joint-share 1.5
+expect_refusal --rollout-steps --corpus "$work/corpus" --work "$work/c" --out "$work/o" --rollout-steps 0
 expect_refusal --out --corpus "$work/corpus" --work "$work/c" --out "$work/a-file"
 expect_refusal --corpus --corpus "$work/nowhere" --work "$work/c" --out "$work/o"
 expect_refusal --work --corpus "$work/corpus" --work "$work/a" --out "$work/o" --seed 6

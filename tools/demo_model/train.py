@@ -21,6 +21,12 @@ What the training objective is, and where each choice comes from:
     gradients gives logits z and the trained pass conditions on z / T, T = 0.4 + 0.4 t: the linear
     temperature schedule of generation_config.json (t_min 0.4, t_max 0.8), evaluated at the noise
     level. The other half trains the first step, which has no self-conditioning.
+  * The sampler's own states (--rollout-share, ours): in generation a position the entropy-bound
+    sampler does not accept is noised again at every step, and the final step commits the argmax of
+    every position (driver/generator.cpp). On that share of the generative steps the trainer replays
+    the sampler's first 1..--rollout-steps steps from noise without gradients (same temperatures,
+    acceptance rule and self-conditioning) and trains the next step on the canvas and logits they
+    leave, scoring every position.
   * Slot reads: a decision is one first step over a canvas whose answer slots hold noise and whose
     template is clean (PROTOCOLS.md); the corpus lays those canvases out with `dgem plan`, so slot
     examples corrupt exactly the slots (uniform random ids, or <pad> for seed_token "fixed", as the
@@ -152,7 +158,7 @@ def uniform_noise(model, shape, gen):
 # loss
 
 
-def draw_step(model, corpus, key, ids, rng, gen, slot_draws):
+def draw_step(model, corpus, key, ids, rng, gen, slot_draws, rollout_share=0.0, rollout_steps=0):
     """Every random choice of one step, for the whole batch: the noised canvases, which positions
     are scored, and whether the generative pass is self-conditioned."""
     kind, width = key[0], key[1]
@@ -168,9 +174,18 @@ def draw_step(model, corpus, key, ids, rng, gen, slot_draws):
         noise = (torch.full_like(rows, int(model.lookup[PAD_ID])) if fixed
                  else uniform_noise(model, rows.shape, gen))
         return {"prompts": prompts, "lengths": lengths, "rows": rows, "corrupt": corrupt,
-                "x": torch.where(corrupt, noise, rows), "temperature": None}
-    t = torch.rand(B, generator=gen).clamp(min=0.02)
+                "x": torch.where(corrupt, noise, rows), "temperature": None, "rollout": None}
     rows = target[:, None, :]
+    if rollout_share > 0 and rng.random() < rollout_share:
+        # The sampler's own states: part_loss runs its first k steps from noise, and every position
+        # is scored (the final step commits the argmax of all of them). One seed per half, so each
+        # half's draws do not depend on which half runs first.
+        k = int(rng.integers(1, rollout_steps + 1))
+        seeds = [int(v) for v in torch.randint(0, 2**62, (2,), generator=gen)]
+        return {"prompts": prompts, "lengths": lengths, "rows": rows,
+                "corrupt": torch.ones(B, 1, width, dtype=torch.bool), "x": None, "temperature": None,
+                "rollout": (k, seeds)}
+    t = torch.rand(B, generator=gen).clamp(min=0.02)
     corrupt = torch.rand(B, 1, width, generator=gen) < t[:, None, None]
     corrupt[:, 0, 0] |= ~corrupt.any(dim=2)[:, 0]  # at least one position to learn
     x = torch.where(corrupt, uniform_noise(model, rows.shape, gen), rows)
@@ -179,14 +194,50 @@ def draw_step(model, corpus, key, ids, rng, gen, slot_draws):
             "temperature": temperature}
 
 
+def sampler_rollout(model, cache, lengths, shape, steps, gen):
+    """The first `steps` steps of the engine's entropy-bound loop (driver/generator.cpp, after
+    transformers' EntropyBoundSampler) from uniform noise, without gradients. Returns the canvas and
+    self-conditioning input that step steps + 1 sees: x (accepted positions hold their samples, the
+    others fresh noise) and the last step's logits with the temperature they were scaled by."""
+    total, bound = GENERATION_CONFIG["max_denoising_steps"], GENERATION_CONFIG["sampler_config"]["entropy_bound"]
+    t_min, t_max = GENERATION_CONFIG["t_min"], GENERATION_CONFIG["t_max"]
+    B = shape[0]
+    x, prev, temperature = uniform_noise(model, shape, gen), None, None
+    with torch.no_grad():
+        for j in range(steps):
+            z = model.used_logits(model.decode(x, cache, lengths, prev, temperature))
+            T = t_min + (t_max - t_min) * (total - j) / total
+            zt = z / T
+            lse = model.full_logsumexp(z, T)
+            p_used = torch.exp(zt - lse[..., None])
+            # Entropy over all 262144 ids: the unused ones have logit 0 and add nothing to sum p*z.
+            entropy = lse - (p_used * zt).sum(-1)
+            p_unused = (1 - p_used.sum(-1)).clamp(min=0)
+            probs = torch.cat([p_used, p_unused[..., None]], -1).reshape(-1, p_used.shape[-1] + 1)
+            sample = torch.multinomial(probs, 1, generator=gen).view(shape)  # index `unused`: the zero row
+            order = torch.sort(entropy, dim=-1, stable=True).indices
+            sorted_h = entropy.gather(-1, order)
+            before = sorted_h.cumsum(-1) - sorted_h
+            accepted = torch.zeros_like(entropy, dtype=torch.bool).scatter(-1, order, before <= bound)
+            x = torch.where(accepted, sample, uniform_noise(model, shape, gen))
+            prev, temperature = z, torch.full((B,), T)
+    return x, prev, temperature
+
+
 def part_loss(model, step, part, scored):
     """The summed loss of the examples in `part` (a slice of the batch), divided by the number of
     positions scored in the whole batch; backward() is called here. Returns (loss, right)."""
     prompts, lengths = step["prompts"][part], step["lengths"][part]
-    x, rows, corrupt = step["x"][part], step["rows"][part], step["corrupt"][part]
+    rows, corrupt = step["rows"][part], step["corrupt"][part]
     cache = model.encode(prompts, lengths)
     prev, temperature = None, step["temperature"]
-    if temperature is not None:
+    if step.get("rollout"):
+        k, seeds = step["rollout"]
+        gen = torch.Generator().manual_seed(seeds[0 if part.start == 0 else 1])
+        x, prev, temperature = sampler_rollout(model, cache, lengths, rows.shape, k, gen)
+    else:
+        x = step["x"][part]
+    if temperature is not None and prev is None:
         temperature = temperature[part]
         with torch.no_grad():
             prev = model.used_logits(model.decode(x, cache, lengths))
@@ -201,14 +252,14 @@ def part_loss(model, step, part, scored):
     return float(loss), int((z.argmax(dim=1) == tgt).sum())
 
 
-def step_loss(model, corpus, key, ids, rng, gen, slot_draws, pool):
+def step_loss(model, corpus, key, ids, rng, gen, slot_draws, pool, rollout_share=0.0, rollout_steps=0):
     """One step's loss, its gradients left in the parameters. The batch is always computed as two
     halves, each forward and backward alone; with a pool of two threads they run side by side
     (torch's own operators use one thread each: at these sizes a second intra-op thread made a
     step slower, 0.62 s -> 0.75 s, while two halves side by side use both cores). Each parameter
     then receives exactly two gradient contributions, and a + b is b + a in floating point, so the
     weights are the same bits whichever half finishes first and whatever --threads is."""
-    step = draw_step(model, corpus, key, ids, rng, gen, slot_draws)
+    step = draw_step(model, corpus, key, ids, rng, gen, slot_draws, rollout_share, rollout_steps)
     scored = int(step["corrupt"].sum())
     half = (len(ids) + 1) // 2
     parts = [slice(0, half), slice(half, len(ids))]
@@ -339,6 +390,10 @@ def parse_args(argv):
     ap.add_argument("--gen-share", type=float, default=0.45, help="share of steps that train generative canvases")
     ap.add_argument("--joint-share", type=float, default=0.5,
                     help="share of slot steps that read the questions jointly (the rest read one alone)")
+    ap.add_argument("--rollout-share", type=float, default=0.0,
+                    help="share of generative steps trained on the sampler's own states (its first 1..--rollout-steps "
+                    "steps from noise, run without gradients), every position scored")
+    ap.add_argument("--rollout-steps", type=int, default=8, help="most sampler steps a rollout runs (1 to 48)")
     ap.add_argument("--init-from", help="a stage's checkpoint.pt: continue from its weights (fresh optimiser and "
                     "schedule); training.json lists every stage")
     ap.add_argument("--stop-after", type=int, default=0, help="stop (as if interrupted) after this many steps")
@@ -354,6 +409,10 @@ def parse_args(argv):
         fail(f"--gen-share {args.gen_share}: accepted: 0 to 1")
     if not 0.0 <= args.joint_share <= 1.0:
         fail(f"--joint-share {args.joint_share}: accepted: 0 to 1")
+    if not 0.0 <= args.rollout_share <= 1.0:
+        fail(f"--rollout-share {args.rollout_share}: accepted: 0 to 1")
+    if not 1 <= args.rollout_steps <= GENERATION_CONFIG["max_denoising_steps"]:
+        fail(f"--rollout-steps {args.rollout_steps}: accepted: 1 to {GENERATION_CONFIG['max_denoising_steps']}")
     if args.init_from and not os.path.isfile(args.init_from):
         fail(f"--init-from {args.init_from}: not a file (a checkpoint.pt from an earlier --work folder)")
     if args.hidden % 8 or args.hidden < 32:
@@ -397,7 +456,7 @@ def main(argv=None):
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.98), weight_decay=0.01)
     ckpt_path = os.path.join(args.work, "checkpoint.pt")
     settings = {k: getattr(args, k) for k in ("steps", "seed", "hidden", "layers", "batch_tokens", "lr", "gen_share",
-                                              "joint_share")}
+                                              "joint_share", "rollout_share", "rollout_steps")}
     settings["corpus_digest"] = corpus_info.get("digest")
     step, history, elapsed_before, cpu_before = 0, [], 0.0, 0.0
     stages = []
@@ -447,7 +506,7 @@ def main(argv=None):
         # to) is then skipped by AdamW in every run alike; with zeros an uninterrupted run would
         # apply its momentum while a resumed run, whose first step has no grads yet, would not.
         opt.zero_grad(set_to_none=True)
-        loss, right = step_loss(model, train, key, ids, rng, gen, 2, pool)
+        loss, right = step_loss(model, train, key, ids, rng, gen, 2, pool, args.rollout_share, args.rollout_steps)
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         history.append([step, "gen" if key[0] else "slot", round(float(loss), 5), round(right, 4)])
@@ -493,6 +552,8 @@ def export(args, model, config, corpus_info, history, elapsed, step, cpu, stages
         "earlier_stages": stages,
         "gen_share": args.gen_share,
         "joint_share": args.joint_share,
+        "rollout_share": args.rollout_share,
+        "rollout_steps": args.rollout_steps,
         "hidden": args.hidden,
         "layers": args.layers,
         "batch_tokens": args.batch_tokens,
@@ -509,7 +570,7 @@ def export(args, model, config, corpus_info, history, elapsed, step, cpu, stages
     if os.path.exists(heldout_path):
         figures = heldout_figures(model, Corpus(heldout_path), corpus_info["policies"], args.heldout_limit)
         info["heldout_trainer_forward"] = figures
-        print("held out (the trainer's own forward; quality.py measures through the engine):")
+        print("held out (the trainer's own forward; bench-demo_quality measures through the engine):")
         for name, s in sorted(figures.items()):
             slot = s["slot_right"] / max(1, s["slot_total"])
             gen = s["gen_exact"] / max(1, s["gen_total"])
