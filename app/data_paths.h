@@ -43,6 +43,11 @@ inline std::string data_path(const std::string& relative, const std::string& bui
 inline std::string default_model_dir() {
     return data_path(std::string("models/") + DS_DEFAULT_MODEL_NAME, DS_DEFAULT_MODEL_DIR);
 }
+
+// How help texts name that default: "the demo model" or "the tiny model".
+inline std::string default_model_label() {
+    return std::string("the ") + DS_DEFAULT_MODEL_NAME + " model";
+}
 #endif
 #ifdef DS_TOKENIZER_JSON
 // The Gemma tokenizer used when a model folder has none (installed with the tiny model).

@@ -9,8 +9,9 @@
 # 4. Depends computed by dpkg-shlibdeps (names libqt6core6);
 # 5. dpkg-deb -x into a temporary folder: the unpacked desktop entry and metadata validate
 #    (appstreamcli validate-tree too), usr/bin/dgem --help prints its usage, dgem reads the
-#    unpacked data (version's default model, bench-jev --sync), and the unpacked Studio opens
-#    and closes under the offscreen platform (DS_QUIT_AFTER_SHOW) on the unpacked data.
+#    unpacked data (version's default model: models/$DS_DEFAULT_MODEL_NAME, tiny when unset;
+#    bench-jev --sync), and the unpacked Studio opens and closes under the offscreen platform
+#    (DS_QUIT_AFTER_SHOW) on the unpacked data.
 # The cpack build folder and the unpacked tree are removed at the end.
 set -euo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) version=$3 jevbench=${4:-}
@@ -91,7 +92,7 @@ step "usr/bin/dgem --help"
 "$root/usr/bin/dgem" --help > "$tmp/help" || fail "dgem --help exited $?"
 grep -q '^Usage: dgem COMMAND' "$tmp/help" || { cat "$tmp/help"; fail "dgem --help printed no usage"; }
 "$root/usr/bin/dgem" version > "$tmp/version" || fail "dgem version exited $?"
-grep -qxF "default model: $share/decision-studio/models/tiny" "$tmp/version" ||
+grep -qxF "default model: $share/decision-studio/models/${DS_DEFAULT_MODEL_NAME:-tiny}" "$tmp/version" ||
   { cat "$tmp/version"; fail "the unpacked dgem does not read the unpacked data"; }
 if [ -n "$jevbench" ]; then
   "$root/usr/bin/dgem" bench-jev --sync > "$tmp/sync" 2>&1 || { cat "$tmp/sync"; fail "bench-jev --sync"; }
@@ -108,7 +109,7 @@ cat "$tmp/studio.log"
 [ $status -eq 0 ] || fail "decision-studio exited $status"
 grep -q 'shown, closing' "$tmp/studio.log" || fail "decision-studio never showed its window"
 settings="$XDG_CONFIG_HOME/decision-studio/decision-studio.conf"
-grep -qF "model_dir=$share/decision-studio/models/tiny" "$settings" ||
+grep -qF "model_dir=$share/decision-studio/models/${DS_DEFAULT_MODEL_NAME:-tiny}" "$settings" ||
   { cat "$settings"; fail "the unpacked Studio's local engine is not on the unpacked data"; }
 
 step "ok"

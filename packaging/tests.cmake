@@ -32,7 +32,9 @@ if(TARGET decision-studio AND DS_DESKTOP_FILE_VALIDATE AND DS_APPSTREAMCLI AND D
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/check-deb.sh ${CMAKE_BINARY_DIR}
                    ${CMAKE_SOURCE_DIR} ${PROJECT_VERSION} ${_jevbench})
   # About 20 s on an idle machine (strip, shlibdeps, lintian); CI's 2 loaded cores get 10 min.
-  set_tests_properties(packaging_deb PROPERTIES LABELS packaging TIMEOUT 600)
+  # The default model the unpacked dgem names (demo where models/demo holds weights, else tiny).
+  set_tests_properties(packaging_deb PROPERTIES LABELS packaging TIMEOUT 600
+                       ENVIRONMENT "DS_DEFAULT_MODEL_NAME=${DS_DEFAULT_MODEL_NAME}")
 else()
   message(STATUS "packaging_deb: needs the Studio, lintian, dpkg-deb, dpkg-shlibdeps, "
                  "desktop-file-validate and appstreamcli (setup-debian.sh)")

@@ -32,8 +32,8 @@ std::vector<cli::OptionSpec> endpoint_options() {
     for (auto o : cli::backend_options()) {
         if (o.long_name == "model")
             o.help =
-                "with --local: the model folder (default: the tiny model); else the model name "
-                "sent to the server";
+                "with --local: the model folder (default: " + app_paths::default_model_label() +
+                "); else the model name sent to the server";
         options.push_back(o);
     }
     for (auto& o : local_engine_options()) options.push_back(o);

@@ -16,8 +16,9 @@ namespace dgem {
 // cli::backend_options().
 std::vector<cli::OptionSpec> local_engine_options();
 
-// The local engine's settings from those flags and --model (default: the tiny model built with
-// the project). Errors name the flag and what is accepted.
+// The local engine's settings from those flags and --model (default: the demo model built
+// with the project, or the tiny model where models/demo holds no weights). Errors name the flag and
+// what is accepted.
 engine::Result<core::LocalEngineSpec> local_engine_spec(const cli::Args& args);
 // The same as the engine's options (dgem serve opens the engine itself).
 engine::Result<engine::EngineOptions> local_engine_settings(const cli::Args& args);

@@ -118,7 +118,8 @@ int run_serve(const cli::Args& args) {
 
 DGEM_COMMAND(serve) {
     std::vector<cli::OptionSpec> options = {
-        {"model", 'm', "DIR", "model folder (default: the tiny model built with the project)"},
+        {"model", 'm', "DIR",
+         "model folder (default: " + app_paths::default_model_label() + " built with the project)"},
         {"host", 0, "HOST",
          "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"},
         {"port", 'p', "PORT", "port (env PORT; default 8080; 0 picks a free port)"},

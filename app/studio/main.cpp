@@ -1,7 +1,8 @@
 // Decision Studio: the desktop application. Opens on the support-triage policy and the local
-// tiny model (DS_DEFAULT_MODEL_DIR, or an installed package's own, see data_paths.h) the first
-// time; later, where the user left off. DS_QUIT_AFTER_SHOW=MS closes the window MS milliseconds
-// after it is shown (0 when empty), so a test can check that the Studio opens and closes.
+// demo model (DS_DEFAULT_MODEL_DIR, the tiny model where models/demo holds no weights, or an
+// installed package's own, see data_paths.h) the first time; later, where the user left off.
+// DS_QUIT_AFTER_SHOW=MS closes the window MS milliseconds after it is shown (0 when empty), so a
+// test can check that the Studio opens and closes.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>

@@ -160,14 +160,15 @@ class TestModels : public QObject {
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitCode(), 0);
         const QJsonArray list = QJsonDocument::fromJson(p.readAllStandardOutput()).array();
-        // The five, and the model `dgem --local` opens (the build's tiny one), listed as active.
+        // The five, and the model `dgem --local` opens (the build's default: the demo model, or
+        // the tiny one where no demo model is built), listed as active.
         QCOMPARE(list.size(), 6);
         int active = 0;
         for (const auto& v : list)
             if (v.toObject()["active"].toBool()) {
                 ++active;
-                QVERIFY(
-                    fs::equivalent(v.toObject()["dir"].toString().toStdString(), fake_hf::kTiny));
+                QVERIFY(fs::equivalent(v.toObject()["dir"].toString().toStdString(),
+                                       fs::path(DS_DEFAULT_MODEL_DIR)));
                 QCOMPARE(v.toObject()["status"].toString(), QStringLiteral("ready"));
             }
         QCOMPARE(active, 1);

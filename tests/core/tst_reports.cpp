@@ -1,12 +1,12 @@
 // Reports from real runs on the default model (the demo model where it is built, else the tiny
-// model: the example reports show what a new user's first runs give) (a decision, a comparison, a JevBench run and a dgem
-// suite run both ways), in every format: the JSON is the data; the HTML parses as XML and every
-// number it shows equals the JSON's; the CSV parses back to the same numbers; the PDF's pages
-// (pdftoppm) are not blank and its text (pdftotext) holds what the app shows. Also: tables
-// breaking across pages repeat their header, page sizes, the atomic write under a simulated full
-// disk, bad paths and formats, and the CLI's -o against `dgem serve` with known secrets that
-// must appear in no report. Example reports go to build/reports/, their pages and an HTML
-// screenshot (headless Chromium, where installed) to build/screenshots/.
+// model: the example reports show what a new user's first runs give) (a decision, a comparison, a
+// JevBench run and a dgem suite run both ways), in every format: the JSON is the data; the HTML
+// parses as XML and every number it shows equals the JSON's; the CSV parses back to the same
+// numbers; the PDF's pages (pdftoppm) are not blank and its text (pdftotext) holds what the app
+// shows. Also: tables breaking across pages repeat their header, page sizes, the atomic write under
+// a simulated full disk, bad paths and formats, and the CLI's -o against `dgem serve` with known
+// secrets that must appear in no report. Example reports go to build/reports/, their pages and an
+// HTML screenshot (headless Chromium, where installed) to build/screenshots/.
 
 #include <sys/resource.h>
 
@@ -22,10 +22,10 @@
 #include <algorithm>
 #include <csignal>
 #include <filesystem>
-#include <string_view>
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <string_view>
 
 #include "core/comparison/compare.h"
 #include "core/decide/local_backend.h"
@@ -218,8 +218,9 @@ class TestReports : public QObject {
     QString shots_ = QStringLiteral(DS_BINARY_DIR "/screenshots");
 
     rep::Provenance provenance() const {
-        return rep::make_provenance("tst_reports", backend_->describe(),
-                                    std::filesystem::path(DS_DEFAULT_MODEL_DIR).filename().string());
+        return rep::make_provenance(
+            "tst_reports", backend_->describe(),
+            std::filesystem::path(DS_DEFAULT_MODEL_DIR).filename().string());
     }
 
     // Writes `report` in every format (into the temporary folder and build/reports/ as
@@ -331,7 +332,7 @@ class TestReports : public QObject {
     // tiny model never ends one, so a few tokens keep it short.
     static int generative_tokens() {
         return std::string_view(DS_DEFAULT_MODEL_DIR) == std::string_view(DS_DEMO_MODEL_DIR) ? 0
-                                                                                            : 8;
+                                                                                             : 8;
     }
 
   private Q_SLOTS:
@@ -448,13 +449,21 @@ class TestReports : public QObject {
         QVERIFY(red && blue);
         core::DecideRequest request{schema_, state_, 11};
         request.images = {*red, *blue};
-        auto d = backend_->decide(request, {}, {});
+        // The demo model reads text only: images go to the tiny model, whose vision tower is
+        // random but real.
+        engine::EngineOptions options;
+        options.model_dir = DS_TINY_MODEL_DIR;
+        options.device = engine::Device::Cpu;
+        options.threads = 2;
+        auto vision = core::LocalBackend::open(options);
+        QVERIFY2(vision.ok(), vision.ok() ? "" : vision.error().message.c_str());
+        auto d = (*vision)->decide(request, {}, {});
         QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
         rep::DecisionInput in;
         in.policy = {"support_triage", ":/templates/support_triage.json.tmpl"};
         in.schema = schema_;
         in.decision = *d;
-        in.provenance = provenance();
+        in.provenance = rep::make_provenance("tst_reports", (*vision)->describe(), "tiny");
         in.images = request.images;
         const rep::Report report = rep::decision_report(in);
         const json data = writeAndCheckAll(report, "decision-images");
