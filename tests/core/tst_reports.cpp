@@ -328,6 +328,15 @@ class TestReports : public QObject {
         }
     }
 
+    // A local backend on `model_dir`, two CPU threads.
+    static auto open_on_cpu(const char* model_dir) {
+        engine::EngineOptions options;
+        options.model_dir = model_dir;
+        options.device = engine::Device::Cpu;
+        options.threads = 2;
+        return core::LocalBackend::open(options);
+    }
+
     // The demo model writes its whole reply (the budget sized to the questions, 0); the random
     // tiny model never ends one, so a few tokens keep it short.
     static int generative_tokens() {
@@ -343,11 +352,7 @@ class TestReports : public QObject {
         for (const char* tool : {"pdftoppm", "pdftotext", "pdfinfo"})
             QVERIFY2(!QStandardPaths::findExecutable(tool).isEmpty(),
                      "poppler-utils is needed (scripts/setup-debian.sh installs it)");
-        engine::EngineOptions options;
-        options.model_dir = DS_DEFAULT_MODEL_DIR;
-        options.device = engine::Device::Cpu;
-        options.threads = 2;
-        auto opened = core::LocalBackend::open(options);
+        auto opened = open_on_cpu(DS_DEFAULT_MODEL_DIR);
         QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
         backend_ = std::shared_ptr<core::LocalBackend>(std::move(opened.value()));
         schema_ = triage_schema(state_);
@@ -451,11 +456,7 @@ class TestReports : public QObject {
         request.images = {*red, *blue};
         // The demo model reads text only: images go to the tiny model, whose vision tower is
         // random but real.
-        engine::EngineOptions options;
-        options.model_dir = DS_TINY_MODEL_DIR;
-        options.device = engine::Device::Cpu;
-        options.threads = 2;
-        auto vision = core::LocalBackend::open(options);
+        auto vision = open_on_cpu(DS_TINY_MODEL_DIR);
         QVERIFY2(vision.ok(), vision.ok() ? "" : vision.error().message.c_str());
         auto d = (*vision)->decide(request, {}, {});
         QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
