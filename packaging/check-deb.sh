@@ -92,7 +92,8 @@ step "usr/bin/dgem --help"
 "$root/usr/bin/dgem" --help > "$tmp/help" || fail "dgem --help exited $?"
 grep -q '^Usage: dgem COMMAND' "$tmp/help" || { cat "$tmp/help"; fail "dgem --help printed no usage"; }
 "$root/usr/bin/dgem" version > "$tmp/version" || fail "dgem version exited $?"
-grep -qxF "default model: $share/decision-studio/models/${DS_DEFAULT_MODEL_NAME:-tiny}" "$tmp/version" ||
+default_model=$share/decision-studio/models/${DS_DEFAULT_MODEL_NAME:-tiny}
+grep -qxF "default model: $default_model" "$tmp/version" ||
   { cat "$tmp/version"; fail "the unpacked dgem does not read the unpacked data"; }
 if [ -n "$jevbench" ]; then
   "$root/usr/bin/dgem" bench-jev --sync > "$tmp/sync" 2>&1 || { cat "$tmp/sync"; fail "bench-jev --sync"; }
@@ -109,7 +110,7 @@ cat "$tmp/studio.log"
 [ $status -eq 0 ] || fail "decision-studio exited $status"
 grep -q 'shown, closing' "$tmp/studio.log" || fail "decision-studio never showed its window"
 settings="$XDG_CONFIG_HOME/decision-studio/decision-studio.conf"
-grep -qF "model_dir=$share/decision-studio/models/${DS_DEFAULT_MODEL_NAME:-tiny}" "$settings" ||
+grep -qF "model_dir=$default_model" "$settings" ||
   { cat "$settings"; fail "the unpacked Studio's local engine is not on the unpacked data"; }
 
 step "ok"

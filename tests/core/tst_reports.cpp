@@ -217,10 +217,11 @@ class TestReports : public QObject {
     QString reports_ = QStringLiteral(DS_BINARY_DIR "/reports");
     QString shots_ = QStringLiteral(DS_BINARY_DIR "/screenshots");
 
-    rep::Provenance provenance() const {
-        return rep::make_provenance(
-            "tst_reports", backend_->describe(),
-            std::filesystem::path(DS_DEFAULT_MODEL_DIR).filename().string());
+    rep::Provenance provenance() const { return provenance_of(*backend_, DS_DEFAULT_MODEL_DIR); }
+    // The provenance of a decision made by `backend` on the model in `model_dir`.
+    static rep::Provenance provenance_of(const core::LocalBackend& backend, const char* model_dir) {
+        return rep::make_provenance("tst_reports", backend.describe(),
+                                    std::filesystem::path(model_dir).filename().string());
     }
 
     // Writes `report` in every format (into the temporary folder and build/reports/ as
@@ -464,7 +465,7 @@ class TestReports : public QObject {
         in.policy = {"support_triage", ":/templates/support_triage.json.tmpl"};
         in.schema = schema_;
         in.decision = *d;
-        in.provenance = rep::make_provenance("tst_reports", (*vision)->describe(), "tiny");
+        in.provenance = provenance_of(**vision, DS_TINY_MODEL_DIR);
         in.images = request.images;
         const rep::Report report = rep::decision_report(in);
         const json data = writeAndCheckAll(report, "decision-images");
