@@ -4,7 +4,13 @@
 // slot accuracy, expected calibration error (10 bins over the winner's probability), the share of
 // valid generative replies and how often the generative answer agrees with the slot answer.
 //
-//   bench-demo_quality [--model DIR] [--threads N] [--limit N] [--no-generative] FILE.jsonl ...
+//   bench-demo_quality [--model DIR] [--threads N] [--limit N] [--no-generative] [--misses]
+//                      [--json FILE] FILE.jsonl ...
+//
+// --json FILE also writes the table as JSON (per question and "all": slot_accuracy, ece and, with
+// generation, generative_valid and agreement), the form models/demo/training.json keeps it in.
+// --misses prints every wrong slot answer (row id, question, expected, answered with its
+// probability) on stderr, to see what a policy's errors have in common.
 //
 // A row is {"id", "policy"?: NAME, <variables>, "expected": {question: answer}}; without "policy"
 // the file's name (support_triage.jsonl) names the shipped policy. Aims (issue 36): slot accuracy
@@ -52,20 +58,21 @@ double share(int part, int whole) {
     return whole ? 100.0 * part / whole : 0.0;
 }
 
-void print_table(const std::map<std::string, std::map<std::string, Tally>>& tallies,
-                 bool generative) {
-    std::printf("\n%-20s %-14s %6s %9s %7s %10s %9s\n", "policy", "question", "rows", "slot acc",
-                "ECE", "gen valid", "agree");
+nlohmann::json figures(const Tally& t, bool generative) {
+    auto rounded = [](double v) { return std::round(v * 1000) / 1000; };
+    nlohmann::json f = {{"slot_accuracy", rounded(share(t.right, t.answers) / 100)},
+                        {"ece", rounded(t.ece())}};
+    if (generative) {
+        f["generative_valid"] = rounded(share(t.generative_valid, t.generative_asked) / 100);
+        f["agreement"] = rounded(share(t.agreeing, t.compared) / 100);
+    }
+    return f;
+}
+
+Tally summed(const std::map<std::string, std::map<std::string, Tally>>& tallies) {
     Tally all;
     for (const auto& [policy, questions] : tallies)
         for (const auto& [question, t] : questions) {
-            std::printf("%-20s %-14s %6d %8.1f%% %7.3f", policy.c_str(), question.c_str(),
-                        t.answers, share(t.right, t.answers), t.ece());
-            if (generative)
-                std::printf(" %9.1f%% %8.1f%%\n", share(t.generative_valid, t.generative_asked),
-                            share(t.agreeing, t.compared));
-            else
-                std::printf(" %10s %9s\n", "-", "-");
             all.answers += t.answers;
             all.right += t.right;
             all.generative_asked += t.generative_asked;
@@ -78,6 +85,46 @@ void print_table(const std::map<std::string, std::map<std::string, Tally>>& tall
                 all.bin_right[b] += t.bin_right[b];
             }
         }
+    return all;
+}
+
+// The table as JSON, written whole to a temporary file and renamed over FILE.
+bool write_json(const std::string& path,
+                const std::map<std::string, std::map<std::string, Tally>>& tallies,
+                bool generative) {
+    nlohmann::json out = {{"all", figures(summed(tallies), generative)},
+                          {"questions", nlohmann::json::array()}};
+    for (const auto& [policy, questions] : tallies)
+        for (const auto& [question, t] : questions) {
+            nlohmann::json row = {{"policy", policy}, {"question", question}, {"rows", t.answers}};
+            row.update(figures(t, generative));
+            out["questions"].push_back(std::move(row));
+        }
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream f(tmp, std::ios::trunc);
+        if (!(f << out.dump(2) << "\n")) return false;
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    return !ec;
+}
+
+void print_table(const std::map<std::string, std::map<std::string, Tally>>& tallies,
+                 bool generative) {
+    std::printf("\n%-20s %-14s %6s %9s %7s %10s %9s\n", "policy", "question", "rows", "slot acc",
+                "ECE", "gen valid", "agree");
+    for (const auto& [policy, questions] : tallies)
+        for (const auto& [question, t] : questions) {
+            std::printf("%-20s %-14s %6d %8.1f%% %7.3f", policy.c_str(), question.c_str(),
+                        t.answers, share(t.right, t.answers), t.ece());
+            if (generative)
+                std::printf(" %9.1f%% %8.1f%%\n", share(t.generative_valid, t.generative_asked),
+                            share(t.agreeing, t.compared));
+            else
+                std::printf(" %10s %9s\n", "-", "-");
+        }
+    const Tally all = summed(tallies);
     std::printf("%-20s %-14s %6d %8.1f%% %7.3f", "all", "", all.answers,
                 share(all.right, all.answers), all.ece());
     if (generative)
@@ -92,7 +139,8 @@ void print_table(const std::map<std::string, std::map<std::string, Tally>>& tall
 int main(int argc, char** argv) {
     std::string model = std::string(DS_SOURCE_DIR) + "/models/demo";
     int threads = 2, limit = 0;
-    bool generative = true;
+    bool generative = true, misses = false;
+    std::string json_path;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--model") && i + 1 < argc)
@@ -103,13 +151,17 @@ int main(int argc, char** argv) {
             limit = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--no-generative"))
             generative = false;
+        else if (!std::strcmp(argv[i], "--misses"))
+            misses = true;
+        else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
+            json_path = argv[++i];
         else
             files.push_back(argv[i]);
     }
     if (files.empty()) {
         std::fprintf(stderr,
                      "usage: bench-demo_quality [--model DIR] [--threads N] [--limit N] "
-                     "[--no-generative] FILE.jsonl ...\n");
+                     "[--no-generative] [--misses] [--json FILE] FILE.jsonl ...\n");
         return 2;
     }
     engine::EngineOptions options;
@@ -186,6 +238,14 @@ int main(int argc, char** argv) {
                                    q.alternatives[static_cast<size_t>(q.slot_winner)] == want;
                 ++t.answers;
                 t.right += right;
+                if (misses && !right)
+                    std::fprintf(stderr, "  miss %s %s: expected %s, answered %s (%.2f)\n",
+                                 row.value("id", std::to_string(number)).c_str(), q.id.c_str(),
+                                 want.c_str(),
+                                 q.slot_winner >= 0
+                                     ? q.alternatives[static_cast<size_t>(q.slot_winner)].c_str()
+                                     : "-",
+                                 q.slot_probability);
                 const int bin = std::min(9, static_cast<int>(q.slot_probability * 10));
                 t.bin_n[bin] += 1;
                 t.bin_conf[bin] += q.slot_probability;
@@ -205,5 +265,9 @@ int main(int argc, char** argv) {
         std::printf("%s: %d rows\n", file.c_str(), rows);
     }
     print_table(tallies, generative);
+    if (!json_path.empty() && !write_json(json_path, tallies, generative)) {
+        std::fprintf(stderr, "%s: cannot be written\n", json_path.c_str());
+        return 1;
+    }
     return 0;
 }

@@ -16,9 +16,9 @@ trap 'rm -rf "$work"' EXIT
 "$py" "$tools/check_forward.py" --corpus "$work/corpus" --float64 | tail -1
 
 # Half the generative steps train on the sampler's own states (--rollout-share), so the resumed run
-# replays those rollouts too.
+# replays those rollouts too; a tenth of the prompt tokens are fed as unseen words (--prompt-dropout).
 common=(--corpus "$work/corpus" --steps 40 --batch-tokens 1500 --save-every 10 --heldout-limit 2 --seed 5
-        --rollout-share 0.5 --rollout-steps 3)
+        --rollout-share 0.5 --rollout-steps 3 --prompt-dropout 0.1)
 # Run a computes each step's two halves side by side (--threads 2), run b one after the other
 # (--threads 1, interrupted and resumed): the weights must be the same bits.
 "$py" "$tools/train.py" "${common[@]}" --threads 2 --work "$work/a" --out "$work/out-a" | tail -1
@@ -56,6 +56,7 @@ expect_refusal --steps --corpus "$work/corpus" --work "$work/c" --out "$work/o" 
 expect_refusal --seed --corpus "$work/corpus" --work "$work/c" --out "$work/o" --seed -4
 expect_refusal --joint-share --corpus "$work/corpus" --work "$work/c" --out "$work/o" --joint-share 1.5
 expect_refusal --rollout-steps --corpus "$work/corpus" --work "$work/c" --out "$work/o" --rollout-steps 0
+expect_refusal --prompt-dropout --corpus "$work/corpus" --work "$work/c" --out "$work/o" --prompt-dropout 0.9
 expect_refusal --out --corpus "$work/corpus" --work "$work/c" --out "$work/a-file"
 expect_refusal --corpus --corpus "$work/nowhere" --work "$work/c" --out "$work/o"
 expect_refusal --work --corpus "$work/corpus" --work "$work/a" --out "$work/o" --seed 6

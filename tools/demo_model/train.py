@@ -27,6 +27,12 @@ What the training objective is, and where each choice comes from:
     the sampler's first 1..--rollout-steps steps from noise without gradients (same temperatures,
     acceptance rule and self-conditioning) and trains the next step on the canvas and logits they
     leave, scoring every position.
+  * Unseen words (--prompt-dropout, ours): every embedding row the corpus never uses is zero in
+    the exported checkpoint, so a word of a user's input that the corpus never wrote reaches the
+    model as the zero vector; on text written by hand 7-27% of the tokens are such words, and the
+    model had met the zero vector only as canvas noise. On that share of each prompt's tokens
+    (never the chat template's special tokens) the trainer feeds the zero row instead, so the model
+    learns to read around words it does not know.
   * Slot reads: a decision is one first step over a canvas whose answer slots hold noise and whose
     template is clean (PROTOCOLS.md); the corpus lays those canvases out with `dgem plan`, so slot
     examples corrupt exactly the slots (uniform random ids, or <pad> for seed_token "fixed", as the
@@ -158,11 +164,26 @@ def uniform_noise(model, shape, gen):
 # loss
 
 
-def draw_step(model, corpus, key, ids, rng, gen, slot_draws, rollout_share=0.0, rollout_steps=0):
+# Never hidden by --prompt-dropout: <pad>, <eos>, <bos>, and the chat template's turn markers.
+SPECIAL_IDS = (PAD_ID, 1, 2, 105, 106)
+
+
+def drop_prompt_tokens(model, prompts, share, gen):
+    """The zero row (an unseen word, as the engine sees one) at `share` of the prompts' tokens."""
+    hidden = torch.rand(prompts.shape, generator=gen) < share
+    for special in SPECIAL_IDS:
+        hidden &= prompts != int(model.lookup[special])
+    return torch.where(hidden, torch.full_like(prompts, model.unused), prompts)
+
+
+def draw_step(model, corpus, key, ids, rng, gen, slot_draws, rollout_share=0.0, rollout_steps=0,
+              prompt_dropout=0.0):
     """Every random choice of one step, for the whole batch: the noised canvases, which positions
     are scored, and whether the generative pass is self-conditioned."""
     kind, width = key[0], key[1]
     prompts, lengths, target = collate(model, corpus, ids)
+    if prompt_dropout > 0:  # no draw at 0, so runs without it keep their bits
+        prompts = drop_prompt_tokens(model, prompts, prompt_dropout, gen)
     B = len(ids)
     if kind == 0:
         # Slot reads: the slots hold noise (or <pad> for seed_token "fixed"), the template is clean.
@@ -252,14 +273,16 @@ def part_loss(model, step, part, scored):
     return float(loss), int((z.argmax(dim=1) == tgt).sum())
 
 
-def step_loss(model, corpus, key, ids, rng, gen, slot_draws, pool, rollout_share=0.0, rollout_steps=0):
+def step_loss(model, corpus, key, ids, rng, gen, slot_draws, pool, rollout_share=0.0, rollout_steps=0,
+              prompt_dropout=0.0):
     """One step's loss, its gradients left in the parameters. The batch is always computed as two
     halves, each forward and backward alone; with a pool of two threads they run side by side
     (torch's own operators use one thread each: at these sizes a second intra-op thread made a
     step slower, 0.62 s -> 0.75 s, while two halves side by side use both cores). Each parameter
     then receives exactly two gradient contributions, and a + b is b + a in floating point, so the
     weights are the same bits whichever half finishes first and whatever --threads is."""
-    step = draw_step(model, corpus, key, ids, rng, gen, slot_draws, rollout_share, rollout_steps)
+    step = draw_step(model, corpus, key, ids, rng, gen, slot_draws, rollout_share, rollout_steps,
+                     prompt_dropout)
     scored = int(step["corrupt"].sum())
     half = (len(ids) + 1) // 2
     parts = [slice(0, half), slice(half, len(ids))]
@@ -384,6 +407,9 @@ def parse_args(argv):
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--hidden", type=int, default=64)
     ap.add_argument("--layers", type=int, default=6)
+    ap.add_argument("--window", type=int, default=1024,
+                    help="sliding layers' window (the real model's 1024: a prompt of the corpus fits in it, so "
+                    "every layer reads the input; 128 before)")
     ap.add_argument("--batch-tokens", type=int, default=3000, help="prompt+canvas tokens per step")
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--save-every", type=int, default=50)
@@ -394,6 +420,9 @@ def parse_args(argv):
                     help="share of generative steps trained on the sampler's own states (its first 1..--rollout-steps "
                     "steps from noise, run without gradients), every position scored")
     ap.add_argument("--rollout-steps", type=int, default=8, help="most sampler steps a rollout runs (1 to 48)")
+    ap.add_argument("--prompt-dropout", type=float, default=0.0,
+                    help="share of prompt tokens fed as the zero row, as a word the corpus never used reaches "
+                    "the model (0 to 0.5)")
     ap.add_argument("--init-from", help="a stage's checkpoint.pt: continue from its weights (fresh optimiser and "
                     "schedule); training.json lists every stage")
     ap.add_argument("--stop-after", type=int, default=0, help="stop (as if interrupted) after this many steps")
@@ -411,10 +440,14 @@ def parse_args(argv):
         fail(f"--joint-share {args.joint_share}: accepted: 0 to 1")
     if not 0.0 <= args.rollout_share <= 1.0:
         fail(f"--rollout-share {args.rollout_share}: accepted: 0 to 1")
+    if not 0.0 <= args.prompt_dropout <= 0.5:
+        fail(f"--prompt-dropout {args.prompt_dropout}: accepted: 0 to 0.5")
     if not 1 <= args.rollout_steps <= GENERATION_CONFIG["max_denoising_steps"]:
         fail(f"--rollout-steps {args.rollout_steps}: accepted: 1 to {GENERATION_CONFIG['max_denoising_steps']}")
     if args.init_from and not os.path.isfile(args.init_from):
         fail(f"--init-from {args.init_from}: not a file (a checkpoint.pt from an earlier --work folder)")
+    if not 16 <= args.window <= 32768:
+        fail(f"--window {args.window}: accepted: 16 to 32768")
     if args.hidden % 8 or args.hidden < 32:
         fail(f"--hidden {args.hidden}: accepted: a multiple of 8, at least 32")
     for name in ("train.npz", "vocab.json", "corpus.json"):
@@ -451,12 +484,16 @@ def main(argv=None):
     with open(os.path.join(args.corpus, "corpus.json")) as f:
         corpus_info = json.load(f)
     train = Corpus(os.path.join(args.corpus, "train.npz"))
-    config = demo_config(args.hidden, args.layers)
+    config = demo_config(args.hidden, args.layers, args.window)
     model = DemoModel(config, used, torch.Generator().manual_seed(args.seed))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.98), weight_decay=0.01)
     ckpt_path = os.path.join(args.work, "checkpoint.pt")
     settings = {k: getattr(args, k) for k in ("steps", "seed", "hidden", "layers", "batch_tokens", "lr", "gen_share",
                                               "joint_share", "rollout_share", "rollout_steps")}
+    if args.window != 128:  # absent at the earlier fixed 128, so checkpoints of earlier runs still resume
+        settings["window"] = args.window
+    if args.prompt_dropout:  # absent at 0, so checkpoints of earlier runs still resume
+        settings["prompt_dropout"] = args.prompt_dropout
     settings["corpus_digest"] = corpus_info.get("digest")
     step, history, elapsed_before, cpu_before = 0, [], 0.0, 0.0
     stages = []
@@ -506,7 +543,8 @@ def main(argv=None):
         # to) is then skipped by AdamW in every run alike; with zeros an uninterrupted run would
         # apply its momentum while a resumed run, whose first step has no grads yet, would not.
         opt.zero_grad(set_to_none=True)
-        loss, right = step_loss(model, train, key, ids, rng, gen, 2, pool, args.rollout_share, args.rollout_steps)
+        loss, right = step_loss(model, train, key, ids, rng, gen, 2, pool, args.rollout_share, args.rollout_steps,
+                                args.prompt_dropout)
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         history.append([step, "gen" if key[0] else "slot", round(float(loss), 5), round(right, 4)])
@@ -554,8 +592,10 @@ def export(args, model, config, corpus_info, history, elapsed, step, cpu, stages
         "joint_share": args.joint_share,
         "rollout_share": args.rollout_share,
         "rollout_steps": args.rollout_steps,
+        "prompt_dropout": args.prompt_dropout,
         "hidden": args.hidden,
         "layers": args.layers,
+        "window": args.window,
         "batch_tokens": args.batch_tokens,
         "lr": args.lr,
         "used_vocabulary": int(model.unused),
