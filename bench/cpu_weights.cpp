@@ -10,7 +10,9 @@
 //     mapped read-only and bound as a ModelWeights (the loader's views, no safetensors headers);
 //   * open: the time to read the files once from the page cache (read(2)) against what opening
 //     costs beyond the compute: mapping and binding, plus the first decision's time over a warm
-//     one, for the process's first open (and --opens - 1 more, each from a fresh mapping);
+//     one, for the process's first open (and --opens - 1 more, each from a fresh mapping), and
+//     that first decision's extra split into user and system CPU time and page faults
+//     (bench-first_touch measures what the machine itself charges for a page first touched);
 //   * ms per layer of a --prompt token prompt (encoder pass) and of a --rows x --width canvas
 //     (3 questions, 4 draws: 4 rows of 32; decoder pass over the prompt's cache), the best of
 //     --repeat (on a shared machine the run least disturbed by others); the readout of 3 slots per
@@ -29,6 +31,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -559,7 +562,23 @@ uint64_t rss_bytes() {
 
 struct Decision {
     double prompt_s = 0, canvas_s = 0, readout_s = 0;
+    // The process's CPU seconds in user and system mode over the decision, and its page faults:
+    // where a first decision's extra time goes (system: faults and zeroing in this kernel; user
+    // with no more faults: what the host charges for a page first touched, bench-first_touch).
+    double user_s = 0, sys_s = 0;
+    long faults = 0;
+    double total() const { return prompt_s + canvas_s + readout_s; }
 };
+
+rusage usage_now() {
+    rusage r{};
+    getrusage(RUSAGE_SELF, &r);
+    return r;
+}
+
+double seconds_between(const timeval& a, const timeval& b) {
+    return double(b.tv_sec - a.tv_sec) + 1e-6 * double(b.tv_usec - a.tv_usec);
+}
 
 engine::backend::DecodeBatch canvas_batch(const Options& o, std::vector<TokenId>& ids) {
     ids.clear();
@@ -586,6 +605,7 @@ Decision decide_once(engine::backend::ComputeBackend& be, const Options& o) {
     auto cache = be.create_cache(o.prompt + o.width);
     if (!cache) die(cache.error().message);
     Decision d;
+    const rusage r0 = usage_now();
     auto t0 = Clock::now();
     if (auto r = be.encode(**cache, prompt, cancel); !r) die(r.error().message);
     d.prompt_s = seconds_since(t0);
@@ -601,6 +621,10 @@ Decision decide_once(engine::backend::ComputeBackend& be, const Options& o) {
     auto read = be.read_positions(**canvas, queries);
     if (!read) die(read.error().message);
     d.readout_s = seconds_since(t0);
+    const rusage r1 = usage_now();
+    d.user_s = seconds_between(r0.ru_utime, r1.ru_utime);
+    d.sys_s = seconds_between(r0.ru_stime, r1.ru_stime);
+    d.faults = r1.ru_minflt - r0.ru_minflt;
     return d;
 }
 
@@ -621,6 +645,7 @@ void run_format(const Options& o, const std::string& format, double peak) {
     // before): mapping the pages and binding, then the first decision. The last one stays open.
     const uint64_t rss0 = rss_bytes();
     std::vector<double> bind_times, first_times;
+    Decision first_of_process;
     std::unique_ptr<engine::backend::ComputeBackend> be;
     for (int t = 0; t < o.opens; ++t) {
         if (t > 0) {
@@ -634,11 +659,14 @@ void run_format(const Options& o, const std::string& format, double peak) {
         be = std::move(*made);
         bind_times.push_back(seconds_since(t0));
         const Decision first = decide_once(*be, o);
-        first_times.push_back(first.prompt_s + first.canvas_s + first.readout_s);
+        if (t == 0) first_of_process = first;
+        first_times.push_back(first.total());
     }
     std::vector<double> pr, cv, ro;
+    std::vector<Decision> warm_decisions;
     for (int r = 0; r < o.repeat; ++r) {
         const Decision d = decide_once(*be, o);
+        warm_decisions.push_back(d);
         pr.push_back(d.prompt_s);
         cv.push_back(d.canvas_s);
         ro.push_back(d.readout_s);
@@ -660,10 +688,10 @@ void run_format(const Options& o, const std::string& format, double peak) {
     // one (its page faults on the mapping, first touches of pages and buffers). The figure is the
     // first open of the process, as a command or a Studio starting opens a model; the opens after
     // it (the same files mapped again) are shown beside it.
-    std::vector<double> warm;
-    for (size_t i = 0; i < pr.size(); ++i) warm.push_back(pr[i] + cv[i] + ro[i]);
-    std::sort(warm.begin(), warm.end());
-    const double warm_s = warm[warm.size() / 2];
+    std::sort(warm_decisions.begin(), warm_decisions.end(),
+              [](const Decision& x, const Decision& y) { return x.total() < y.total(); });
+    const Decision& median = warm_decisions[warm_decisions.size() / 2];
+    const double warm_s = median.total();
     std::vector<double> costs;
     for (size_t t = 0; t < bind_times.size(); ++t)
         costs.push_back(bind_times[t] + std::max(0.0, first_times[t] - warm_s));
@@ -681,6 +709,11 @@ void run_format(const Options& o, const std::string& format, double peak) {
         for (size_t t = 1; t < costs.size(); ++t) std::printf(" %.3f s", costs[t]);
     }
     std::printf("\n");
+    std::printf(
+        "  first decision over the median warm one: %+.3f s wall, CPU %+.3f s user %+.3f s "
+        "system, %+ld page faults\n",
+        first_of_process.total() - warm_s, first_of_process.user_s - median.user_s,
+        first_of_process.sys_s - median.sys_s, first_of_process.faults - median.faults);
     std::printf("  prompt (%d tokens): %.1f ms/layer, %.0f GFLOP/s\n", o.prompt, prompt_ms,
                 fp / o.layers / (prompt_ms / 1e3) / 1e9);
     std::printf("  canvas (%d x %d): %.1f ms/layer, %.0f GFLOP/s\n", o.rows, o.width, canvas_ms,
