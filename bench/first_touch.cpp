@@ -38,6 +38,8 @@
 #include <string>
 #include <vector>
 
+#include "page_cache.h"
+
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
@@ -106,21 +108,12 @@ void write_file(const fs::path& path, size_t bytes) {
             die("short write to " + path.string());
         done += n;
     }
-    if (::fdatasync(fd.get()) != 0) die("cannot write back " + path.string());
-}
-
-void drop_from_page_cache(const fs::path& path) {
-    Fd fd(path, O_RDONLY);
-    if (::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED) != 0)
-        die("cannot drop " + path.string() + " from the page cache");
 }
 
 Cost read_whole(const fs::path& path) {
-    Fd fd(path, O_RDONLY);
     std::vector<char> buf(size_t(16) << 20);
     const Meter m;
-    while (::read(fd.get(), buf.data(), buf.size()) > 0) {
-    }
+    if (!read_whole_file(path, buf)) die("cannot read " + path.string());
     return m.stop();
 }
 
@@ -196,7 +189,8 @@ int main(int argc, char** argv) {
     for (int r = 0; r < rounds; ++r) {
         std::printf("round %d\n", r + 1);
         write_file(file, bytes);
-        drop_from_page_cache(file);
+        if (!drop_from_page_cache(file))  // written back first, then dropped
+            die("cannot write back or drop " + file.string());
         const Cost disk = read_whole(file);
         const Cost cached = read_whole(file);
         const double g = double(bytes) / 1e9;

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from diffusion_gemma_ref import TextConfig, gelu_tanh, inv_freq_for, rms_norm, rope  # noqa: E402
 
 FULL_VOCAB = 262144
-PAD_ID, EOS_ID, BOS_ID, END_TURN_ID = 0, 1, 2, 106
+PAD_ID, EOS_ID, BOS_ID, START_TURN_ID, END_TURN_ID = 0, 1, 2, 105, 106
 ATTENTION_CHUNK_SCORES = 2_000_000  # scores per attention chunk (attend says why)
 DESCRIPTION = "demo model, trained on synthetic data for the shipped policies; not a general model"
 

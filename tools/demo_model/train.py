@@ -65,7 +65,8 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model import BOS_ID, END_TURN_ID, EOS_ID, FULL_VOCAB, PAD_ID, DemoModel, demo_config  # noqa: E402
+from model import (BOS_ID, END_TURN_ID, EOS_ID, FULL_VOCAB, PAD_ID, START_TURN_ID, DemoModel,  # noqa: E402
+                   demo_config)
 
 GENERATION_CONFIG = {
     "confidence_threshold": 0.005,
@@ -165,7 +166,6 @@ def uniform_noise(model, shape, gen):
 
 
 # Never hidden by --prompt-dropout: <pad>, <eos>, <bos>, and the chat template's turn markers.
-START_TURN_ID = 105
 SPECIAL_IDS = (PAD_ID, EOS_ID, BOS_ID, START_TURN_ID, END_TURN_ID)
 
 
